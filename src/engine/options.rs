@@ -1,0 +1,121 @@
+//! The engine's settable options, described once so that every protocol
+//! lists and parses them the same way.
+
+use super::registry::{DEFAULT_GAME, GAMES};
+use crate::search::params::SWITCHES;
+
+pub const HASH_DEFAULT_MB: i64 = 16;
+pub const HASH_MAX_MB: i64 = 16384;
+pub const MOVE_OVERHEAD_DEFAULT_MS: i64 = 30;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Combo { default: String, vars: Vec<String> },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    pub name: String,
+    pub kind: OptionKind,
+}
+
+/// A parsed option value, checked against its spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+}
+
+pub fn specs() -> Vec<OptionSpec> {
+    let spin = |name: &str, default, min, max| OptionSpec {
+        name: name.to_string(),
+        kind: OptionKind::Spin { default, min, max },
+    };
+    let mut specs = vec![
+        spin("Hash", HASH_DEFAULT_MB, 1, HASH_MAX_MB),
+        // One search thread until the search is parallel.
+        spin("Threads", 1, 1, 1),
+        spin("MoveOverhead", MOVE_OVERHEAD_DEFAULT_MS, 0, 5000),
+        OptionSpec {
+            name: "Game".to_string(),
+            kind: OptionKind::Combo {
+                default: DEFAULT_GAME.to_string(),
+                vars: GAMES.iter().map(|g| g.to_string()).collect(),
+            },
+        },
+    ];
+    specs.extend(SWITCHES.iter().map(|(name, _)| OptionSpec {
+        name: name.to_string(),
+        kind: OptionKind::Check { default: true },
+    }));
+    specs
+}
+
+/// Finds the option called `name` (case-insensitive) and parses `value`.
+pub fn parse(name: &str, value: &str) -> Result<(String, OptionValue), String> {
+    let spec = specs()
+        .into_iter()
+        .find(|s| s.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("unknown option '{name}'"))?;
+    let value = value.trim();
+    let parsed = match &spec.kind {
+        OptionKind::Spin { min, max, .. } => match value.parse::<i64>() {
+            Ok(v) if (*min..=*max).contains(&v) => OptionValue::Int(v),
+            _ => {
+                return Err(format!(
+                    "option {} takes an integer from {min} to {max}, not '{value}'",
+                    spec.name
+                ));
+            }
+        },
+        OptionKind::Check { .. } => match value.to_ascii_lowercase().as_str() {
+            "true" | "on" | "1" => OptionValue::Bool(true),
+            "false" | "off" | "0" => OptionValue::Bool(false),
+            _ => {
+                return Err(format!(
+                    "option {} takes true or false, not '{value}'",
+                    spec.name
+                ));
+            }
+        },
+        OptionKind::Combo { vars, .. } => match vars.iter().find(|v| v.eq_ignore_ascii_case(value))
+        {
+            Some(v) => OptionValue::Text(v.clone()),
+            None => {
+                return Err(format!(
+                    "option {} takes one of {}, not '{value}'",
+                    spec.name,
+                    vars.join(", ")
+                ));
+            }
+        },
+    };
+    Ok((spec.name, parsed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_checked() {
+        assert_eq!(
+            parse("hash", "64").unwrap(),
+            ("Hash".to_string(), OptionValue::Int(64))
+        );
+        assert!(parse("Hash", "0").is_err());
+        assert!(parse("Hash", "lots").is_err());
+        assert!(parse("Threads", "2").is_err());
+        assert_eq!(parse("usett", "false").unwrap().1, OptionValue::Bool(false));
+        assert!(parse("UseTT", "maybe").is_err());
+        assert_eq!(
+            parse("game", "TicTacToe").unwrap().1,
+            OptionValue::Text("tictactoe".into())
+        );
+        assert!(parse("Game", "chess").is_err());
+        assert!(parse("Colour", "red").is_err());
+    }
+}

@@ -1,0 +1,219 @@
+//! Type erasure, done once: a [`GameSession`] holds a position of one game
+//! and its searcher, and offers them to the game-agnostic layers above as a
+//! text-in, text-out [`Session`].
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use crate::game::perft::perft;
+use crate::game::{Game, GameError, Outcome, Player, Settings};
+use crate::search::score::Score;
+use crate::search::{Report, SearchLimits, SearchParams, Searcher};
+
+/// One search iteration, with moves already written as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InfoLine {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+    pub pv: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchSummary {
+    /// `None` when the position has no legal move.
+    pub best: Option<String>,
+    pub last: Option<InfoLine>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// A search ready to run on whichever thread the controller chooses.
+pub type SearchJob = Box<dyn FnOnce() -> SearchSummary + Send>;
+pub type InfoCallback = Box<dyn FnMut(InfoLine) + Send>;
+
+/// After the first second, at most one info line per this interval; the
+/// last suppressed one is sent before the search ends.
+const INFO_INTERVAL: Duration = Duration::from_millis(300);
+const INFO_FREE_PERIOD: Duration = Duration::from_secs(1);
+
+pub trait Session: Send {
+    fn game(&self) -> &'static str;
+    fn settings(&self) -> &Settings;
+    /// Replaces the position, or leaves it untouched on any error.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), GameError>;
+    fn play_move(&mut self, mv: &str) -> Result<(), GameError>;
+    fn fen(&self) -> String;
+    fn side_to_move(&self) -> Player;
+    fn outcome(&self) -> Option<Outcome>;
+    fn legal_moves(&self) -> Vec<String>;
+    fn render(&self) -> String;
+    fn perft(&self, depth: u32) -> u64;
+    /// Forgets all search knowledge (table, killers, history).
+    fn new_game(&mut self);
+    fn set_hash(&mut self, megabytes: usize) -> Result<(), String>;
+    fn set_params(&mut self, params: SearchParams);
+    fn search_job(
+        &self,
+        limits: SearchLimits,
+        stop: Arc<AtomicBool>,
+        on_info: InfoCallback,
+    ) -> SearchJob;
+}
+
+pub struct GameSession<G: Game> {
+    settings: Settings,
+    position: G,
+    searcher: Arc<Mutex<Searcher<G>>>,
+}
+
+impl<G: Game> GameSession<G> {
+    pub fn new(settings: Settings, hash_mb: usize, params: SearchParams) -> Result<Self, String> {
+        let position = G::start(&settings).map_err(|e| e.to_string())?;
+        Ok(GameSession {
+            settings,
+            position,
+            searcher: Arc::new(Mutex::new(Searcher::new(hash_mb, params)?)),
+        })
+    }
+
+    fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<G>> {
+        // A panic inside a search must not take the engine down with it.
+        self.searcher.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+fn info_line<G: Game>(root: &G, report: &Report<G::Move>) -> InfoLine {
+    let time_ms = report.elapsed.as_millis() as u64;
+    InfoLine {
+        depth: report.depth,
+        seldepth: report.seldepth,
+        score: Score::from_internal(report.score),
+        nodes: report.nodes,
+        nps: nodes_per_second(report.nodes, report.elapsed),
+        time_ms,
+        hashfull: report.hashfull,
+        pv: report
+            .pv
+            .iter()
+            .map(|&mv| root.move_to_string(mv))
+            .collect(),
+    }
+}
+
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    let micros = elapsed.as_micros().max(1);
+    (nodes as u128 * 1_000_000 / micros) as u64
+}
+
+impl<G: Game> Session for GameSession<G> {
+    fn game(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), GameError> {
+        let mut pos = match fen {
+            Some(fen) => G::from_fen(fen, &self.settings)?,
+            None => G::start(&self.settings)?,
+        };
+        for text in moves {
+            let mv = pos.parse_move(text)?;
+            pos.make_move(mv);
+        }
+        self.position = pos;
+        Ok(())
+    }
+
+    fn play_move(&mut self, text: &str) -> Result<(), GameError> {
+        let mv = self.position.parse_move(text)?;
+        self.position.make_move(mv);
+        Ok(())
+    }
+
+    fn fen(&self) -> String {
+        self.position.to_fen()
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.position.side_to_move()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.position.outcome()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.position.generate_moves(&mut moves);
+        moves
+            .iter()
+            .map(|&mv| self.position.move_to_string(mv))
+            .collect()
+    }
+
+    fn render(&self) -> String {
+        self.position.render()
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(&mut self.position.clone(), depth)
+    }
+
+    fn new_game(&mut self) {
+        self.searcher().clear();
+    }
+
+    fn set_hash(&mut self, megabytes: usize) -> Result<(), String> {
+        self.searcher().resize(megabytes)
+    }
+
+    fn set_params(&mut self, params: SearchParams) {
+        self.searcher().params = params;
+    }
+
+    fn search_job(
+        &self,
+        limits: SearchLimits,
+        stop: Arc<AtomicBool>,
+        mut on_info: InfoCallback,
+    ) -> SearchJob {
+        let root = self.position.clone();
+        let searcher = Arc::clone(&self.searcher);
+        Box::new(move || {
+            let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+            let started = Instant::now();
+            let mut last_sent: Option<Instant> = None;
+            let mut pending: Option<InfoLine> = None;
+            let result = searcher.search(&root, &limits, stop, &mut |report| {
+                let line = info_line(&root, report);
+                let now = Instant::now();
+                let free = now.duration_since(started) < INFO_FREE_PERIOD;
+                if free || last_sent.is_none_or(|t| now.duration_since(t) >= INFO_INTERVAL) {
+                    on_info(line);
+                    last_sent = Some(now);
+                    pending = None;
+                } else {
+                    pending = Some(line);
+                }
+            });
+            if let Some(line) = pending {
+                on_info(line);
+            }
+            SearchSummary {
+                best: result.best.map(|mv| root.move_to_string(mv)),
+                last: result.last.as_ref().map(|r| info_line(&root, r)),
+                nodes: result.nodes,
+                elapsed: result.elapsed,
+            }
+        })
+    }
+}

@@ -1,0 +1,421 @@
+//! Connect Four on the standard 7x6 board, as bitboards.
+//!
+//! Bit layout: column-major, 7 bits per column (6 cells and a guard bit
+//! that stays empty so that shifts never wrap into the next column); bit
+//! `col * 7 + row`, row 0 at the bottom. Moves are columns, written `1`-`7`
+//! as in Pascal Pons' test sets.
+
+use std::sync::OnceLock;
+
+use super::{Game, GameError, Outcome, Player, Settings};
+
+pub const WIDTH: usize = 7;
+pub const HEIGHT: usize = 6;
+const STRIDE: usize = HEIGHT + 1;
+const BOTTOM: u64 = bottom_mask();
+const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+
+const fn bottom_mask() -> u64 {
+    let mut mask = 0;
+    let mut col = 0;
+    while col < WIDTH {
+        mask |= 1 << (col * STRIDE);
+        col += 1;
+    }
+    mask
+}
+
+const fn column_mask(col: usize) -> u64 {
+    ((1 << HEIGHT) - 1) << (col * STRIDE)
+}
+
+const fn top_cell(col: usize) -> u64 {
+    1 << (col * STRIDE + HEIGHT - 1)
+}
+
+fn zobrist() -> &'static [u64] {
+    static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
+    KEYS.get_or_init(|| super::zobrist::keys(0xC4, 2 * 64 + 1))
+}
+const SIDE_KEY: usize = 128;
+
+/// True when `stones` contain four in a row in any direction.
+pub fn has_four(stones: u64) -> bool {
+    for shift in [1, STRIDE - 1, STRIDE, STRIDE + 1] {
+        let pairs = stones & (stones >> shift);
+        if pairs & (pairs >> (2 * shift)) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Empty cells (anywhere on the board, playable now or not) that would
+/// complete four for the owner of `stones`.
+pub fn winning_cells(stones: u64, occupied: u64) -> u64 {
+    let p = stones;
+    // Vertical: only three below can make four.
+    let mut cells = (p << 1) & (p << 2) & (p << 3);
+    for shift in [STRIDE - 1, STRIDE, STRIDE + 1] {
+        let two_below = (p << shift) & (p << (2 * shift));
+        cells |= two_below & (p << (3 * shift));
+        cells |= two_below & (p >> shift);
+        let two_above = (p >> shift) & (p >> (2 * shift));
+        cells |= two_above & (p >> (3 * shift));
+        cells |= two_above & (p << shift);
+    }
+    cells & BOARD & !occupied
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Connect4 {
+    stones: [u64; 2],
+    occupied: u64,
+    plies: u32,
+    /// Set when the last move made four; cleared on unmake (a finished game
+    /// is never played on).
+    won: bool,
+    hash: u64,
+}
+
+impl Connect4 {
+    fn side_index(&self) -> usize {
+        (self.plies & 1) as usize
+    }
+
+    /// Cells where a stone would land now, one per non-full column.
+    pub fn playable(&self) -> u64 {
+        (self.occupied + BOTTOM) & BOARD
+    }
+
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    fn landing_cell(&self, col: u8) -> u64 {
+        self.playable() & column_mask(col as usize)
+    }
+
+    fn grid(&self) -> Vec<Vec<Option<Player>>> {
+        (0..HEIGHT)
+            .rev()
+            .map(|row| {
+                (0..WIDTH)
+                    .map(|col| {
+                        let bit = 1u64 << (col * STRIDE + row);
+                        if self.stones[0] & bit != 0 {
+                            Some(Player::P1)
+                        } else if self.stones[1] & bit != 0 {
+                            Some(Player::P2)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn rebuild(stones: [u64; 2]) -> Connect4 {
+        let occupied = stones[0] | stones[1];
+        let plies = occupied.count_ones();
+        let keys = zobrist();
+        let mut hash = if plies & 1 == 1 { keys[SIDE_KEY] } else { 0 };
+        for (p, &s) in stones.iter().enumerate() {
+            let mut bits = s;
+            while bits != 0 {
+                hash ^= keys[p * 64 + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+        }
+        Connect4 {
+            stones,
+            occupied,
+            plies,
+            won: has_four(stones[0]) || has_four(stones[1]),
+            hash,
+        }
+    }
+
+    /// Threat count weighted by row parity: the first player profits from
+    /// threats on odd rows (1-based), the second from even rows (Allis).
+    fn threat_value(&self, p: usize) -> i32 {
+        let threats = winning_cells(self.stones[p], self.occupied);
+        let good_rows = if p == 0 { ODD_ROWS } else { EVEN_ROWS };
+        let good = (threats & good_rows).count_ones() as i32;
+        let other = (threats & !good_rows).count_ones() as i32;
+        // A threat directly above another of the same side's threats is a
+        // double threat in one column: decisive if ever reached.
+        let stacked = (threats & (threats << 1)).count_ones() as i32;
+        30 * good + 16 * other + 40 * stacked
+    }
+
+    fn centre_value(&self, p: usize) -> i32 {
+        const WEIGHTS: [i32; WIDTH] = [0, 1, 2, 4, 2, 1, 0];
+        (0..WIDTH)
+            .map(|c| WEIGHTS[c] * (self.stones[p] & column_mask(c)).count_ones() as i32)
+            .sum()
+    }
+}
+
+/// Rows 1, 3, 5 counted from 1 at the bottom (indices 0, 2, 4).
+const ODD_ROWS: u64 = BOTTOM * 0b010101;
+const EVEN_ROWS: u64 = BOTTOM * 0b101010;
+
+impl Game for Connect4 {
+    type Move = u8;
+    const NAME: &'static str = "connect4";
+    const HISTORY_SLOTS: usize = WIDTH;
+
+    fn start(settings: &Settings) -> Result<Self, GameError> {
+        super::settings_must_be_default(Self::NAME, settings)?;
+        Ok(Connect4::rebuild([0, 0]))
+    }
+
+    fn from_fen(fen: &str, settings: &Settings) -> Result<Self, GameError> {
+        super::settings_must_be_default(Self::NAME, settings)?;
+        let (board, side) = super::split_fen(fen)?;
+        let grid = super::parse_grid(fen, board, WIDTH, HEIGHT)?;
+        let mut stones = [0u64; 2];
+        for (r, cells) in grid.iter().enumerate() {
+            let row = HEIGHT - 1 - r;
+            for (col, cell) in cells.iter().enumerate() {
+                if let Some(p) = cell {
+                    stones[p.index()] |= 1 << (col * STRIDE + row);
+                }
+            }
+        }
+        let occupied = stones[0] | stones[1];
+        // Gravity: every column is filled from the bottom without gaps.
+        for col in 0..WIDTH {
+            let c = (occupied & column_mask(col)) >> (col * STRIDE);
+            if c & (c + 1) != 0 {
+                return Err(GameError::bad_position(
+                    fen,
+                    "a stone floats above an empty cell",
+                ));
+            }
+        }
+        let (a, b) = (stones[0].count_ones(), stones[1].count_ones());
+        let expected = if a == b { Player::P1 } else { Player::P2 };
+        if a < b || a > b + 1 || side != expected {
+            return Err(GameError::bad_position(
+                fen,
+                "stone counts do not fit the side to move",
+            ));
+        }
+        if has_four(stones[0]) && has_four(stones[1]) {
+            return Err(GameError::bad_position(fen, "both sides have four"));
+        }
+        Ok(Connect4::rebuild(stones))
+    }
+
+    fn to_fen(&self) -> String {
+        super::format_grid(&self.grid(), self.side_to_move())
+    }
+
+    fn side_to_move(&self) -> Player {
+        if self.plies & 1 == 0 {
+            Player::P1
+        } else {
+            Player::P2
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.won {
+            // The side that just moved made four.
+            Some(Outcome::Win(self.side_to_move().other()))
+        } else if self.occupied == BOARD {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<u8>) {
+        if self.won {
+            return;
+        }
+        for col in 0..WIDTH {
+            if self.occupied & top_cell(col) == 0 {
+                moves.push(col as u8);
+            }
+        }
+    }
+
+    fn make_move(&mut self, col: u8) {
+        let cell = self.landing_cell(col);
+        let p = self.side_index();
+        self.stones[p] |= cell;
+        self.occupied |= cell;
+        self.plies += 1;
+        self.won = has_four(self.stones[p]);
+        let keys = zobrist();
+        self.hash ^= keys[p * 64 + cell.trailing_zeros() as usize] ^ keys[SIDE_KEY];
+    }
+
+    fn unmake_move(&mut self, col: u8) {
+        let in_column = self.occupied & column_mask(col as usize);
+        let cell = 1u64 << (63 - in_column.leading_zeros());
+        self.plies -= 1;
+        let p = self.side_index();
+        self.stones[p] &= !cell;
+        self.occupied &= !cell;
+        self.won = false;
+        let keys = zobrist();
+        self.hash ^= keys[p * 64 + cell.trailing_zeros() as usize] ^ keys[SIDE_KEY];
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn evaluate(&self) -> i32 {
+        let me = self.side_index();
+        let them = 1 - me;
+        let playable = self.playable();
+        let my_wins = winning_cells(self.stones[me], self.occupied) & playable;
+        if my_wins != 0 {
+            // Winning at once; quiescence normally sees this first.
+            return 1000;
+        }
+        let their_wins = winning_cells(self.stones[them], self.occupied) & playable;
+        if their_wins.count_ones() >= 2 {
+            // Two immediate threats cannot both be blocked.
+            return -1000;
+        }
+        self.threat_value(me) - self.threat_value(them)
+            + 3 * (self.centre_value(me) - self.centre_value(them))
+    }
+
+    fn move_to_string(&self, col: u8) -> String {
+        (col + 1).to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, GameError> {
+        let col = match text.trim().parse::<u8>() {
+            Ok(c @ 1..=7) => c - 1,
+            _ => return Err(GameError::IllegalMove(text.to_string())),
+        };
+        if self.won || self.occupied & top_cell(col as usize) != 0 {
+            return Err(GameError::IllegalMove(text.to_string()));
+        }
+        Ok(col)
+    }
+
+    fn render(&self) -> String {
+        super::render_grid(&self.grid(), "1234567")
+    }
+
+    fn move_score(&self, col: u8) -> i32 {
+        let me = self.side_index();
+        let cell = self.landing_cell(col);
+        let my_wins = winning_cells(self.stones[me], self.occupied);
+        if my_wins & cell != 0 {
+            return 1000;
+        }
+        let their_wins = winning_cells(self.stones[1 - me], self.occupied);
+        if their_wins & cell != 0 {
+            return 500;
+        }
+        let mut score = 0;
+        if their_wins & (cell << 1) != 0 {
+            // Playing here lets the opponent win on top.
+            score -= 200;
+        }
+        let created = winning_cells(self.stones[me] | cell, self.occupied | cell);
+        score += 10 * created.count_ones() as i32;
+        score + [0, 1, 2, 3, 2, 1, 0][col as usize]
+    }
+
+    fn history_slot(&self, col: u8) -> usize {
+        col as usize
+    }
+
+    fn tactical_moves(&self, moves: &mut Vec<u8>) {
+        if self.won {
+            return;
+        }
+        let wins = winning_cells(self.stones[self.side_index()], self.occupied) & self.playable();
+        for col in 0..WIDTH {
+            if wins & column_mask(col) != 0 {
+                moves.push(col as u8);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::perft::perft;
+
+    fn play(moves: &str) -> Connect4 {
+        let mut pos = Connect4::start(&Settings::default()).unwrap();
+        for ch in moves.chars() {
+            let mv = pos.parse_move(&ch.to_string()).unwrap();
+            pos.make_move(mv);
+        }
+        pos
+    }
+
+    #[test]
+    fn perft_from_the_start() {
+        let expected = [7, 49, 343, 2401, 16807, 117649, 823536, 5673234];
+        let mut pos = play("");
+        for (d, &n) in expected.iter().enumerate() {
+            assert_eq!(perft(&mut pos, d as u32 + 1), n, "depth {}", d + 1);
+        }
+        assert_eq!(pos, play(""));
+    }
+
+    #[test]
+    fn four_in_each_direction_wins() {
+        // vertical, horizontal, both diagonals
+        for (moves, winner) in [
+            ("1212121", Player::P1),
+            ("1122334", Player::P1),
+            ("12233434474", Player::P1),
+            ("76655454414", Player::P1),
+            ("21212121", Player::P2),
+        ] {
+            let pos = play(moves);
+            assert_eq!(pos.outcome(), Some(Outcome::Win(winner)), "{moves}");
+            let mut list = Vec::new();
+            pos.generate_moves(&mut list);
+            assert!(list.is_empty(), "no moves after a win");
+        }
+        assert_eq!(play("121212").outcome(), None);
+    }
+
+    #[test]
+    fn full_column_and_bad_text_are_illegal() {
+        let pos = play("111111");
+        assert!(pos.parse_move("1").is_err());
+        assert!(pos.parse_move("0").is_err());
+        assert!(pos.parse_move("8").is_err());
+        assert!(pos.parse_move("x").is_err());
+        assert_eq!(pos.parse_move("2"), Ok(1));
+    }
+
+    #[test]
+    fn fen_round_trip_hash_and_gravity() {
+        let pos = play("4453");
+        let fen = pos.to_fen();
+        assert_eq!(fen, "7/7/7/7/3o3/2oxx2 x");
+        let back = Connect4::from_fen(&fen, &Settings::default()).unwrap();
+        assert_eq!(back, pos, "FEN rebuild gives the incremental hash too");
+        assert!(Connect4::from_fen("7/7/7/7/3o3/7 x", &Settings::default()).is_err());
+        assert!(Connect4::from_fen("7/7/7/7/7/3x3 x", &Settings::default()).is_err());
+    }
+
+    #[test]
+    fn threats_are_found() {
+        let pos = play("112233");
+        let mut tactical = Vec::new();
+        pos.tactical_moves(&mut tactical);
+        assert_eq!(tactical, vec![3], "column 4 completes the row");
+        assert_eq!(pos.move_score(3), 1000);
+    }
+}

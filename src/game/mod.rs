@@ -1,0 +1,297 @@
+//! The rules layer: every game implements [`Game`]. A game knows nothing of
+//! search or protocols; what search needs from it enters through the hook
+//! methods at the bottom of the trait, which have neutral defaults.
+
+pub mod connect4;
+pub mod perft;
+pub mod tictactoe;
+pub mod zobrist;
+
+use std::fmt::Debug;
+
+/// The two sides. `P1` moves first from the standard start position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    P1,
+    P2,
+}
+
+impl Player {
+    pub fn other(self) -> Player {
+        match self {
+            Player::P1 => Player::P2,
+            Player::P2 => Player::P1,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        match self {
+            Player::P1 => 0,
+            Player::P2 => 1,
+        }
+    }
+}
+
+/// How a finished game ended, in absolute terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Player),
+    Draw,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("illegal move '{0}'")]
+    IllegalMove(String),
+    #[error("bad position '{fen}': {reason}")]
+    BadPosition { fen: String, reason: String },
+    #[error("unsupported setting: {0}")]
+    Unsupported(String),
+}
+
+impl GameError {
+    pub fn bad_position(fen: &str, reason: impl Into<String>) -> GameError {
+        GameError::BadPosition {
+            fen: fen.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Variant settings a game may honour (board size, rule set). Games that
+/// have no variants reject anything but the defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// Board width and height, when the game has a variable board.
+    pub size: Option<(usize, usize)>,
+    /// Rule-set name, when the game has several.
+    pub rule: Option<String>,
+}
+
+/// Evaluations must stay strictly inside this bound so that they never look
+/// like mate scores.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move, small and copyable: it lives in move lists and in the
+    /// transposition table. It must carry whatever `unmake_move` needs.
+    type Move: Copy + Eq + Default + Send + Sync + Debug + 'static;
+
+    /// The name used by `--game` and `setoption name Game`.
+    const NAME: &'static str;
+
+    /// Number of distinct slots [`Game::history_slot`] maps moves onto.
+    const HISTORY_SLOTS: usize;
+
+    fn start(settings: &Settings) -> Result<Self, GameError>;
+    fn from_fen(fen: &str, settings: &Settings) -> Result<Self, GameError>;
+    fn to_fen(&self) -> String;
+
+    fn side_to_move(&self) -> Player;
+
+    /// `Some` once the game is over. When it is `None`, at least one legal
+    /// move exists.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Appends the legal moves to `moves` (none once the game is over).
+    fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+    fn make_move(&mut self, mv: Self::Move);
+    /// Takes back `mv`, which must be the last move made.
+    fn unmake_move(&mut self, mv: Self::Move);
+
+    /// Zobrist key of the position, side to move included.
+    fn hash(&self) -> u64;
+
+    /// Static evaluation from the side to move's point of view, strictly
+    /// within `±EVAL_LIMIT`.
+    fn evaluate(&self) -> i32;
+
+    /// Text of a move. Valid for every position of the same game settings,
+    /// so that a principal variation can be printed from the root.
+    fn move_to_string(&self, mv: Self::Move) -> String;
+
+    /// Parses a move and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError> {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        let wanted = text.trim();
+        moves
+            .into_iter()
+            .find(|&mv| self.move_to_string(mv).eq_ignore_ascii_case(wanted))
+            .ok_or_else(|| GameError::IllegalMove(text.to_string()))
+    }
+
+    /// The board drawn for a person, with coordinates.
+    fn render(&self) -> String;
+
+    // ---- hooks for search, with neutral defaults ----
+
+    /// Ordering hint: higher is searched earlier.
+    fn move_score(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// Index into the history table, below `HISTORY_SLOTS`.
+    fn history_slot(&self, mv: Self::Move) -> usize;
+
+    /// Moves worth searching at the horizon (quiescence). None by default.
+    fn tactical_moves(&self, _moves: &mut Vec<Self::Move>) {}
+
+    /// Whether passing is a safe guess here (no zugzwang danger). Games
+    /// where passing is never sound keep the default.
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+
+    /// Passes the turn; only called when `null_move_allowed` said so.
+    fn make_null_move(&mut self) {
+        unreachable!("{} has no null move", Self::NAME)
+    }
+
+    fn unmake_null_move(&mut self) {
+        unreachable!("{} has no null move", Self::NAME)
+    }
+}
+
+/// Splits a FEN-like string into its board part and its side-to-move part.
+pub fn split_fen(fen: &str) -> Result<(&str, Player), GameError> {
+    let mut parts = fen.split_whitespace();
+    let board = parts
+        .next()
+        .ok_or_else(|| GameError::bad_position(fen, "empty"))?;
+    let side = match parts.next() {
+        Some("x") | Some("X") | Some("1") => Player::P1,
+        Some("o") | Some("O") | Some("2") => Player::P2,
+        Some(other) => {
+            return Err(GameError::bad_position(
+                fen,
+                format!("side to move must be x or o, not '{other}'"),
+            ));
+        }
+        None => return Err(GameError::bad_position(fen, "side to move missing")),
+    };
+    if parts.next().is_some() {
+        return Err(GameError::bad_position(fen, "trailing fields"));
+    }
+    Ok((board, side))
+}
+
+/// Parses the rows of a FEN-like board ("x", "o", digits for runs of empty
+/// cells, rows top first separated by '/') into a grid of cells,
+/// `grid[row_from_top][file]`.
+pub fn parse_grid(
+    fen: &str,
+    board: &str,
+    width: usize,
+    height: usize,
+) -> Result<Vec<Vec<Option<Player>>>, GameError> {
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != height {
+        return Err(GameError::bad_position(
+            fen,
+            format!("expected {height} rows, found {}", rows.len()),
+        ));
+    }
+    let mut grid = Vec::with_capacity(height);
+    for row in rows {
+        let mut cells = Vec::with_capacity(width);
+        let mut run = 0usize;
+        for ch in row.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                run = run * 10 + d as usize;
+                continue;
+            }
+            cells.extend(std::iter::repeat_n(None, run));
+            run = 0;
+            match ch {
+                'x' | 'X' => cells.push(Some(Player::P1)),
+                'o' | 'O' => cells.push(Some(Player::P2)),
+                _ => {
+                    return Err(GameError::bad_position(
+                        fen,
+                        format!("bad character '{ch}'"),
+                    ));
+                }
+            }
+            if cells.len() > width {
+                break;
+            }
+        }
+        cells.extend(std::iter::repeat_n(None, run));
+        if cells.len() != width {
+            return Err(GameError::bad_position(
+                fen,
+                format!("row '{row}' does not have {width} cells"),
+            ));
+        }
+        grid.push(cells);
+    }
+    Ok(grid)
+}
+
+/// Writes a grid (`grid[row_from_top][file]`) and side to move as FEN.
+pub fn format_grid(grid: &[Vec<Option<Player>>], side: Player) -> String {
+    let mut out = String::new();
+    for (i, row) in grid.iter().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        let mut run = 0;
+        for cell in row {
+            match cell {
+                None => run += 1,
+                Some(p) => {
+                    if run > 0 {
+                        out.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    out.push(if *p == Player::P1 { 'x' } else { 'o' });
+                }
+            }
+        }
+        if run > 0 {
+            out.push_str(&run.to_string());
+        }
+    }
+    out.push(' ');
+    out.push(if side == Player::P1 { 'x' } else { 'o' });
+    out
+}
+
+/// Draws a grid with file letters below and rank numbers on the left.
+pub fn render_grid(grid: &[Vec<Option<Player>>], files: &str) -> String {
+    let height = grid.len();
+    let mut out = String::new();
+    for (i, row) in grid.iter().enumerate() {
+        out.push_str(&format!("{:>2} ", height - i));
+        for cell in row {
+            out.push_str(match cell {
+                None => " .",
+                Some(Player::P1) => " X",
+                Some(Player::P2) => " O",
+            });
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for ch in files.chars() {
+        out.push(' ');
+        out.push(ch);
+    }
+    out.push('\n');
+    out
+}
+
+pub fn settings_must_be_default(name: &str, settings: &Settings) -> Result<(), GameError> {
+    if settings.size.is_some() {
+        return Err(GameError::Unsupported(format!(
+            "{name} has a fixed board size"
+        )));
+    }
+    if settings.rule.is_some() {
+        return Err(GameError::Unsupported(format!(
+            "{name} has no rule variants"
+        )));
+    }
+    Ok(())
+}

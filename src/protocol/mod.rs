@@ -1,0 +1,4 @@
+//! Text protocols: parse lines into controller commands, print events.
+
+pub mod ugi;
+pub mod writer;

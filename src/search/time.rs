@@ -1,0 +1,118 @@
+//! Time management: turns a `go` command's limits into a soft limit (no
+//! new iteration starts after it) and a hard limit (the search is aborted).
+
+use std::time::Duration;
+
+use crate::game::Player;
+
+/// What a `go` command asked for, protocol-independent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoLimits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Milliseconds for this move.
+    pub movetime: Option<u64>,
+    /// Remaining clock per player in milliseconds, P1 first.
+    pub time: [Option<u64>; 2],
+    pub inc: [u64; 2],
+    pub movestogo: Option<u32>,
+    pub infinite: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+/// Moves assumed left in the game when the clock does not say.
+const DEFAULT_MOVES_TO_GO: u64 = 30;
+
+pub fn budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
+    if limits.infinite {
+        return Budget::default();
+    }
+    if let Some(movetime) = limits.movetime {
+        let t = Duration::from_millis(movetime.saturating_sub(overhead_ms).max(1));
+        return Budget {
+            soft: Some(t),
+            hard: Some(t),
+        };
+    }
+    let Some(remaining) = limits.time[side.index()] else {
+        return Budget::default();
+    };
+    let inc = limits.inc[side.index()];
+    let available = remaining.saturating_sub(overhead_ms).max(1);
+    let moves_to_go = limits
+        .movestogo
+        .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.clamp(1, 50)));
+    let target = available / moves_to_go + inc * 3 / 4;
+    // Never plan to spend more than a share of what is left, so that a
+    // sudden long iteration cannot flag.
+    let ceiling = if moves_to_go == 1 {
+        available * 9 / 10
+    } else {
+        available / 2
+    };
+    let hard = (target * 3).min(ceiling).max(1);
+    let soft = (target * 6 / 10).min(hard).max(1);
+    Budget {
+        soft: Some(Duration::from_millis(soft)),
+        hard: Some(Duration::from_millis(hard)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(d: Option<Duration>) -> u64 {
+        d.unwrap().as_millis() as u64
+    }
+
+    #[test]
+    fn movetime_is_used_whole_less_overhead() {
+        let limits = GoLimits {
+            movetime: Some(1000),
+            ..Default::default()
+        };
+        let b = budget(&limits, Player::P1, 30);
+        assert_eq!((ms(b.soft), ms(b.hard)), (970, 970));
+    }
+
+    #[test]
+    fn clock_budget_stays_within_the_clock() {
+        let limits = GoLimits {
+            time: [Some(60_000), Some(1_000)],
+            inc: [1000, 0],
+            ..Default::default()
+        };
+        let b = budget(&limits, Player::P1, 30);
+        assert!(ms(b.soft) <= ms(b.hard));
+        assert!(ms(b.hard) < 30_000);
+        assert!(ms(b.soft) > 1000);
+        let b = budget(&limits, Player::P2, 30);
+        assert!(ms(b.hard) <= 485, "half of the 970 ms left at most");
+        let tiny = GoLimits {
+            time: [Some(5), Some(5)],
+            ..Default::default()
+        };
+        assert_eq!(ms(budget(&tiny, Player::P1, 30).hard), 1);
+    }
+
+    #[test]
+    fn no_clock_means_no_limit() {
+        let limits = GoLimits {
+            depth: Some(5),
+            ..Default::default()
+        };
+        assert_eq!(budget(&limits, Player::P1, 30), Budget::default());
+        let inf = GoLimits {
+            infinite: true,
+            movetime: Some(10),
+            ..Default::default()
+        };
+        assert_eq!(budget(&inf, Player::P1, 30), Budget::default());
+    }
+}

@@ -1,0 +1,84 @@
+//! `ply bench`: a fixed set of positions per game searched to a fixed depth
+//! with one thread and fresh tables. The node count is a signature of the
+//! search's behaviour: identical on every run and machine.
+
+use std::io::Write;
+use std::time::Duration;
+
+use super::search_now;
+use crate::engine::registry::{self, GAMES};
+use crate::engine::session::nodes_per_second;
+use crate::game::Settings;
+use crate::search::{SearchLimits, SearchParams};
+
+/// (moves from the start position, depth) per game.
+fn suite(game: &str) -> &'static [(&'static str, u32)] {
+    match game {
+        "connect4" => &[
+            ("", 16),
+            ("4 4 4 4 3", 16),
+            ("4 3 5 4 4 5 3 3", 16),
+            ("3 2 1 6 4 6 2 5", 16),
+            ("2 7 4 5 5 2 2 2 4 1 3 1 6 6 1", 18),
+            ("5 4 5 5 1 7 4 3 6 1 2 6 3 3 6 2", 18),
+        ],
+        "tictactoe" => &[("", 9), ("b2 a1", 9), ("a1 b2 c3", 9)],
+        _ => &[],
+    }
+}
+
+pub struct BenchTotals {
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+pub fn run(
+    game: Option<&str>,
+    params: SearchParams,
+    out: &mut dyn Write,
+) -> anyhow::Result<BenchTotals> {
+    let games: Vec<&str> = match game {
+        Some(g) => vec![g],
+        None => GAMES.to_vec(),
+    };
+    let mut totals = BenchTotals {
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    };
+    for game in games {
+        let positions = suite(game);
+        if positions.is_empty() {
+            anyhow::bail!("no bench positions for game '{game}'");
+        }
+        for (i, (moves, depth)) in positions.iter().enumerate() {
+            let session = {
+                let mut s = registry::create(game, &Settings::default(), 16, params)
+                    .map_err(anyhow::Error::msg)?;
+                let moves: Vec<&str> = moves.split_whitespace().collect();
+                s.set_position(None, &moves)?;
+                s
+            };
+            let limits = SearchLimits {
+                depth: Some(*depth),
+                ..Default::default()
+            };
+            let summary = search_now(session.as_ref(), limits);
+            writeln!(
+                out,
+                "{game} {:>2} depth {depth:>2} nodes {:>10} bestmove {}",
+                i + 1,
+                summary.nodes,
+                summary.best.as_deref().unwrap_or("none")
+            )?;
+            totals.nodes += summary.nodes;
+            totals.elapsed += summary.elapsed;
+        }
+    }
+    writeln!(
+        out,
+        "{} nodes {} nps",
+        totals.nodes,
+        nodes_per_second(totals.nodes, totals.elapsed)
+    )?;
+    Ok(totals)
+}

@@ -1,0 +1,18 @@
+//! Command-line tools beside the protocols: perft, bench, play.
+
+pub mod bench;
+pub mod perft;
+pub mod play;
+pub mod solve;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use crate::engine::{SearchSummary, Session};
+use crate::search::SearchLimits;
+
+/// Runs a search to completion on the calling thread, without info output.
+pub fn search_now(session: &dyn Session, limits: SearchLimits) -> SearchSummary {
+    let job = session.search_job(limits, Arc::new(AtomicBool::new(false)), Box::new(|_| {}));
+    job()
+}

@@ -1,0 +1,154 @@
+//! Drives a real binary through pipes, line by line, with time-outs.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line read so far, for failure messages and counting.
+    pub transcript: Vec<String>,
+}
+
+impl Engine {
+    pub fn start(binary: &str, args: &[&str]) -> Engine {
+        let path = assert_cmd::cargo::cargo_bin(binary);
+        let mut child = Command::new(path)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("engine starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = unbounded();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            transcript: Vec::new(),
+        }
+    }
+
+    pub fn ply(args: &[&str]) -> Engine {
+        Engine::start("ply", args)
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("engine reads");
+        stdin.flush().unwrap();
+    }
+
+    /// Next line, or `None` if none comes within `wait`.
+    pub fn next_line(&mut self, wait: Duration) -> Option<String> {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                self.transcript.push(line.clone());
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    pub fn read_until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                None => panic!(
+                    "no line starting with '{prefix}'; transcript: {:#?}",
+                    self.transcript
+                ),
+            }
+        }
+    }
+
+    /// Sends `line` and returns the first reply line.
+    pub fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.next_line(PATIENCE)
+            .unwrap_or_else(|| panic!("no reply to '{line}'; transcript: {:#?}", self.transcript))
+    }
+
+    /// Lines that arrive within `wait`.
+    pub fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut seen = Vec::new();
+        while let Some(line) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
+            seen.push(line);
+        }
+        seen
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the process to exit; `None` if it does not within `wait`.
+    pub fn wait_exit(&mut self, wait: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + wait;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Everything the process wrote to stderr (after it exited).
+    pub fn stderr(&mut self) -> String {
+        let mut text = String::new();
+        if let Some(mut err) = self.child.stderr.take() {
+            use std::io::Read;
+            let _ = err.read_to_string(&mut text);
+        }
+        text
+    }
+
+    pub fn count(&self, prefix: &str) -> usize {
+        self.transcript
+            .iter()
+            .filter(|l| l.starts_with(prefix))
+            .count()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,405 @@
+//! UGI transcripts through the real `ply` binary.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Engine, PATIENCE};
+
+fn ready(engine: &mut Engine) {
+    assert_eq!(engine.ask("isready"), "readyok");
+}
+
+#[test]
+fn handshake_lists_identity_and_options() {
+    let mut e = Engine::ply(&[]);
+    e.send("ugi");
+    let lines = e.read_until("ugiok");
+    assert!(lines[0].starts_with("id name Ply "), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for option in [
+        "option name Hash type spin default 16 min 1 max",
+        "option name Threads type spin default 1 min 1 max 1",
+        "option name Game type combo default connect4 var connect4 var tictactoe",
+        "option name UseTT type check default true",
+        "option name UseNullMove type check default true",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(option)),
+            "missing '{option}' in {lines:?}"
+        );
+    }
+    assert_eq!(lines.last().unwrap(), "ugiok");
+    ready(&mut e);
+}
+
+#[test]
+fn uci_and_uai_are_aliases() {
+    for (hello, ok) in [("uci", "uciok"), ("uai", "uaiok")] {
+        let mut e = Engine::ply(&[]);
+        e.send(hello);
+        assert_eq!(e.read_until(ok).last().unwrap(), ok);
+        e.send("ucinewgame");
+        e.send("position startpos moves 4");
+        e.send("go wtime 500 btime 500 winc 0 binc 0");
+        let best = e.read_until("bestmove");
+        assert!(best.last().unwrap().starts_with("bestmove "));
+    }
+}
+
+#[test]
+fn query_follows_the_game() {
+    let mut e = Engine::ply(&[]);
+    e.send("ugi");
+    e.read_until("ugiok");
+    assert_eq!(e.ask("query p1turn"), "response true");
+    assert_eq!(e.ask("query gameover"), "response false");
+    assert_eq!(e.ask("query result"), "response none");
+    e.send("position startpos moves 4 3");
+    assert_eq!(e.ask("query p1turn"), "response true");
+    e.send("position startpos moves 4 3 4");
+    assert_eq!(e.ask("query p1turn"), "response false");
+    // The first player stacks four in column 1.
+    e.send("position startpos moves 1 2 1 2 1 2 1");
+    assert_eq!(e.ask("query gameover"), "response true");
+    assert_eq!(e.ask("query result"), "response p1win");
+    e.send("setoption name Game value tictactoe");
+    e.send("position fen xox/xoo/oxx o");
+    assert_eq!(e.ask("query result"), "response draw");
+    e.send("position fen oo1/xxx/3 o");
+    assert_eq!(e.ask("query result"), "response p1win");
+    e.send("position fen x1o/xo1/o1x x");
+    assert_eq!(e.ask("query result"), "response p2win");
+    // A finished game has no best move, but the go is still answered.
+    e.send("go depth 3");
+    assert_eq!(e.read_until("bestmove").last().unwrap(), "bestmove none");
+}
+
+#[test]
+fn bad_input_gets_an_error_line_and_changes_nothing() {
+    let mut e = Engine::ply(&[]);
+    e.send("position startpos moves 4 4");
+    for (input, error) in [
+        ("position startpos moves 4 9", "illegal move '9'"),
+        ("position startpos moves 1 1 1 1 1 1 1", "illegal move '1'"),
+        ("position fen 7/7/7/7/7/3x3 x", "bad position"),
+        ("position fen 7/7 x", "bad position"),
+        ("position sideways", "usage: position"),
+        ("fly away", "unknown command 'fly'"),
+        ("go depth soon", "integer"),
+        ("go warp 3", "unknown go parameter"),
+        ("setoption name Colour value red", "unknown option 'Colour'"),
+        ("setoption name Hash value 0", "option Hash"),
+        ("setoption name Threads value 4", "option Threads"),
+        ("setoption name Game value chess", "option Game"),
+        ("setoption name UseTT value perhaps", "option UseTT"),
+        ("query weather", "unknown query"),
+    ] {
+        let reply = e.ask(input);
+        assert!(
+            reply.starts_with("info string error"),
+            "'{input}' gave '{reply}'"
+        );
+        assert!(
+            reply.contains(error),
+            "'{input}' gave '{reply}', expected '{error}'"
+        );
+        assert_eq!(
+            e.ask("query p1turn"),
+            "response true",
+            "position kept after '{input}'"
+        );
+    }
+    e.send("\u{fffd}\u{1b}[garbage\x07");
+    assert!(
+        e.ask("isready").starts_with("info string error")
+            || e.transcript.last().unwrap() == "readyok"
+    );
+    e.send("go depth 2");
+    let best = e.read_until("bestmove");
+    assert!(best.last().unwrap().starts_with("bestmove "));
+    // The malformed go commands above produced no bestmove of their own.
+    assert_eq!(e.count("bestmove"), 1);
+    e.send("quit");
+    assert!(e.wait_exit(PATIENCE).unwrap().success());
+    assert_eq!(
+        e.stderr(),
+        "",
+        "nothing on stderr unless logging is asked for"
+    );
+}
+
+#[test]
+fn isready_is_answered_while_searching_and_the_search_goes_on() {
+    let mut e = Engine::ply(&[]);
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let start = Instant::now();
+    e.send("isready");
+    e.read_until("readyok");
+    assert!(start.elapsed() < Duration::from_millis(500));
+    e.send("query p1turn");
+    assert_eq!(e.read_until("response").last().unwrap(), "response true");
+    // No best move until stop, even if the search finishes on its own.
+    assert!(
+        e.drain(Duration::from_millis(300))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
+    e.send("stop");
+    e.read_until("bestmove");
+    assert_eq!(e.count("bestmove"), 1);
+}
+
+#[test]
+fn infinite_search_of_a_solved_game_waits_for_stop() {
+    let mut e = Engine::ply(&["--game", "tictactoe"]);
+    e.send("go infinite");
+    let lines = e.drain(Duration::from_millis(500));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 9")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| !l.starts_with("bestmove")));
+    e.send("stop");
+    assert!(
+        e.read_until("bestmove")
+            .last()
+            .unwrap()
+            .starts_with("bestmove ")
+    );
+}
+
+#[test]
+fn stop_answers_quickly() {
+    let mut e = Engine::ply(&[]);
+    for _ in 0..3 {
+        e.send("position startpos moves 4 4 3");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        let start = Instant::now();
+        e.send("stop");
+        let best = e.read_until("bestmove");
+        let latency = start.elapsed();
+        assert!(
+            latency < Duration::from_millis(200),
+            "stop took {latency:?}"
+        );
+        assert!(best.last().unwrap().starts_with("bestmove "));
+    }
+}
+
+#[test]
+fn info_lines_have_every_field() {
+    let mut e = Engine::ply(&[]);
+    e.send("go depth 8");
+    let lines = e.read_until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 8, "{lines:?}");
+    for info in &infos {
+        for field in [
+            " seldepth ",
+            " score ",
+            " nodes ",
+            " nps ",
+            " time ",
+            " hashfull ",
+            " pv ",
+        ] {
+            assert!(info.contains(field), "'{info}' lacks '{field}'");
+        }
+    }
+    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    let pv_first = infos
+        .last()
+        .unwrap()
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_eq!(best, pv_first);
+}
+
+#[test]
+fn mate_scores_are_reported_in_moves() {
+    let mut e = Engine::ply(&[]);
+    // The first player has three stacked in column 1: one move wins.
+    e.send("position startpos moves 1 2 1 2 1 3");
+    e.send("go depth 4");
+    let lines = e.read_until("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove 1");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1 ")),
+        "{lines:?}"
+    );
+    // The second player to move cannot stop an open three on the bottom row.
+    e.send("position startpos moves 3 3 4 4 5");
+    e.send("go depth 6");
+    let lines = e.read_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate -1 ")),
+        "{lines:?}"
+    );
+}
+
+/// Counts the `go` commands of a script; each must get one bestmove.
+fn run_script(script: &[&str], pause: Duration) {
+    let mut e = Engine::ply(&[]);
+    let mut gos = 0;
+    for line in script {
+        e.send(line);
+        if line.starts_with("go") {
+            gos += 1;
+        }
+        std::thread::sleep(pause);
+    }
+    e.send("isready");
+    // Wait for anything still searching on its own (bounded searches).
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        e.drain(Duration::from_millis(50));
+        let finite_done = e.count("bestmove") >= gos;
+        if finite_done || Instant::now() > deadline {
+            break;
+        }
+        if script.last().is_some_and(|l| l.contains("infinite")) {
+            e.send("stop");
+        }
+    }
+    e.send("quit");
+    let status = e.wait_exit(PATIENCE).expect("quit exits");
+    e.drain(Duration::from_millis(100));
+    assert!(status.success());
+    assert_eq!(
+        e.count("bestmove"),
+        gos,
+        "script {script:?}, transcript {:#?}",
+        e.transcript
+    );
+    let asked = script.iter().filter(|l| **l == "isready").count() + 1;
+    assert_eq!(e.count("readyok"), asked);
+}
+
+#[test]
+fn exactly_one_bestmove_per_go_in_every_interleaving() {
+    let scripts: &[&[&str]] = &[
+        &["go infinite", "stop", "stop"],
+        &["go infinite", "go infinite", "stop"],
+        &["go infinite", "position startpos moves 4", "go depth 3"],
+        &["go depth 30", "isready", "go movetime 50", "stop"],
+        &["go movetime 30", "go movetime 30", "go movetime 30"],
+        &[
+            "go infinite",
+            "isready",
+            "query p1turn",
+            "stop",
+            "go depth 2",
+        ],
+        &["go infinite", "uginewgame", "go nodes 1000"],
+        &["go infinite", "setoption name Hash value 2", "go depth 3"],
+        &[
+            "go infinite",
+            "setoption name Game value tictactoe",
+            "go depth 9",
+        ],
+        &["stop", "go depth 1", "stop", "stop"],
+        &[
+            "go nodes 1",
+            "go nodes 2",
+            "position startpos moves 1 1",
+            "go infinite",
+        ],
+        &[
+            "position startpos moves 1 2 1 2 1 2 1",
+            "go infinite",
+            "stop",
+        ],
+        &[
+            "go p1time 100 p2time 100",
+            "go p1time 50 p2time 50 p1inc 10 p2inc 10",
+        ],
+    ];
+    for script in scripts {
+        run_script(script, Duration::ZERO);
+        run_script(script, Duration::from_millis(30));
+    }
+}
+
+#[test]
+fn quit_and_end_of_input_exit_cleanly_mid_search() {
+    for ending in ["quit", "eof"] {
+        let mut e = Engine::ply(&[]);
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        let start = Instant::now();
+        if ending == "quit" {
+            e.send("quit");
+        } else {
+            e.close_stdin();
+        }
+        let status = e.wait_exit(Duration::from_secs(2)).expect("exits");
+        assert!(status.success(), "{ending}: {status:?}");
+        assert!(
+            start.elapsed() < Duration::from_millis(500),
+            "{ending} took {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn clocks_are_respected() {
+    let mut e = Engine::ply(&[]);
+    for go in [
+        "go p1time 300 p2time 300",
+        "go wtime 2000 btime 10 winc 0 binc 0",
+        "go movetime 150",
+    ] {
+        let start = Instant::now();
+        e.send(go);
+        e.read_until("bestmove");
+        let spent = start.elapsed();
+        assert!(spent < Duration::from_millis(300), "'{go}' took {spent:?}");
+    }
+}
+
+/// Info lines without their timing fields, which vary run to run.
+fn untimed(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            let mut words = l.split(' ').peekable();
+            let mut kept = Vec::new();
+            while let Some(w) = words.next() {
+                if w == "time" || w == "nps" {
+                    words.next();
+                } else {
+                    kept.push(w);
+                }
+            }
+            kept.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn node_limited_searches_are_reproducible() {
+    let run = |e: &mut Engine| {
+        e.send("uginewgame");
+        e.send("position startpos moves 4 4 3");
+        e.send("go nodes 200000");
+        untimed(&e.read_until("bestmove"))
+    };
+    let mut e = Engine::ply(&[]);
+    let first = run(&mut e);
+    let second = run(&mut e);
+    assert!(first.len() > 3, "{first:?}");
+    assert_eq!(first, second);
+    let mut other = Engine::ply(&[]);
+    assert_eq!(first, run(&mut other), "a new process agrees too");
+}
