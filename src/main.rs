@@ -1,4 +1,5 @@
 use std::io::{self, BufReader};
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ply::engine::options::HASH_DEFAULT_MB;
@@ -59,10 +60,19 @@ enum Side {
     Second,
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> ExitCode {
     // Logs go to stderr and only when asked for (RUST_LOG=debug).
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
-    let cli = Cli::parse();
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
     let mut stdout = io::stdout();
     let game = cli.game.clone().unwrap_or_else(|| DEFAULT_GAME.to_string());
     match cli.command {

@@ -45,6 +45,8 @@ pub struct Controller {
     wake: Sender<()>,
     stop: Arc<AtomicBool>,
     searching: bool,
+    /// The running search waits for `stop` (go infinite).
+    infinite: bool,
     worker: Option<JoinHandle<()>>,
 }
 
@@ -96,6 +98,7 @@ impl Controller {
             wake: wake_tx,
             stop: Arc::new(AtomicBool::new(false)),
             searching: false,
+            infinite: false,
             worker: Some(worker),
         })
     }
@@ -142,6 +145,17 @@ impl Controller {
             && tasks.send(task).is_ok()
         {
             self.searching = true;
+            self.infinite = limits.infinite;
+        }
+    }
+
+    /// End of input: a bounded search may finish what it was asked to do;
+    /// an infinite one is stopped. Either way its best move comes out.
+    pub fn finish(&mut self) {
+        if self.infinite {
+            self.stop();
+        } else {
+            self.wait();
         }
     }
 

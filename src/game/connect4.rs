@@ -378,7 +378,7 @@ mod tests {
             ("1122334", Player::P1),
             ("12233434474", Player::P1),
             ("76655454414", Player::P1),
-            ("21212121", Player::P2),
+            ("12121232", Player::P2),
         ] {
             let pos = play(moves);
             assert_eq!(pos.outcome(), Some(Outcome::Win(winner)), "{moves}");

@@ -215,14 +215,22 @@ pub fn run(input: impl BufRead, writer: Writer, game: &str, hash_mb: usize) -> a
     };
     let mut controller =
         Controller::new(game, Settings::default(), hash_mb, sink).map_err(anyhow::Error::msg)?;
+    let mut quit = false;
     for line in lines(input) {
         log::debug!("< {line}");
         match parse(&line) {
             Ok(None) => {}
-            Ok(Some(Command::Quit)) => break,
+            Ok(Some(Command::Quit)) => {
+                quit = true;
+                break;
+            }
             Ok(Some(command)) => execute(command, &mut controller, &writer),
             Err(error) => writer.line(&format!("info string error {error}")),
         }
+    }
+    if !quit {
+        // End of input (a piped script): let a bounded search finish.
+        controller.finish();
     }
     // Dropping the controller stops a running search (its bestmove is
     // still printed) and joins the search thread.

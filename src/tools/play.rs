@@ -108,7 +108,7 @@ fn engine_move(
                 Score::Mate(n) => format!("loses in {}", -n),
             };
             format!(
-                "depth {}, score {score}, {} nodes in {} ms, expects {}",
+                "depth {}, score {score}, {} nodes in {} ms, line {}",
                 info.depth,
                 summary.nodes,
                 summary.elapsed.as_millis(),

@@ -1,0 +1,186 @@
+//! The command-line tools through the real binary.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn ply() -> Command {
+    Command::cargo_bin("ply").unwrap()
+}
+
+/// Stdout of a successful run with `input` on stdin.
+fn output(args: &[&str], input: &str) -> String {
+    let out = ply()
+        .args(args)
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+fn perft_counts(args: &[&str]) -> Vec<u64> {
+    let out = ply()
+        .arg("perft")
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(words[0], "perft");
+            assert_eq!(words[1], (i + 1).to_string());
+            words[2].parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn perft_prints_one_line_per_depth() {
+    assert_eq!(
+        perft_counts(&["--game", "tictactoe", "--depth", "9"]),
+        [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
+    );
+    assert_eq!(
+        perft_counts(&["--game", "connect4", "--depth", "8"]),
+        [7, 49, 343, 2401, 16807, 117649, 823536, 5673234]
+    );
+    // From a given position: column 1 is full, six columns remain.
+    assert_eq!(
+        perft_counts(&[
+            "--game",
+            "connect4",
+            "--fen",
+            "o6/x6/o6/x6/o6/x6 x",
+            "--depth",
+            "2"
+        ]),
+        [6, 36]
+    );
+}
+
+#[test]
+fn perft_rejects_bad_input_without_panicking() {
+    ply()
+        .args(["perft", "--game", "chess", "--depth", "2"])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("unknown game 'chess'")
+                .and(predicate::str::contains("panicked").not()),
+        );
+    ply()
+        .args([
+            "perft", "--game", "connect4", "--fen", "nonsense", "--depth", "2",
+        ])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("bad position")
+                .and(predicate::str::contains("panicked").not()),
+        );
+}
+
+fn bench_nodes(game: Option<&str>) -> u64 {
+    let mut cmd = ply();
+    cmd.arg("bench");
+    if let Some(g) = game {
+        cmd.args(["--game", g]);
+    }
+    let out = String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap();
+    let last = out.lines().last().unwrap().to_string();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(
+        (words.len(), words[1], words[3]),
+        (4, "nodes", "nps"),
+        "last line: {last}"
+    );
+    words[0].parse().unwrap()
+}
+
+#[test]
+fn bench_node_count_is_stable() {
+    let first = bench_nodes(None);
+    assert!(first > 1_000_000, "the bench should search a real tree");
+    assert_eq!(first, bench_nodes(None));
+    let ttt = bench_nodes(Some("tictactoe"));
+    assert!(ttt < first);
+    assert_eq!(ttt, bench_nodes(Some("tictactoe")));
+}
+
+#[test]
+fn play_draws_the_board_hints_on_bad_input_and_finishes() {
+    // The person plays X in tic-tac-toe; some of these moves will be taken
+    // by the engine by then and get the hint instead.
+    let input = "z9\nmoves\nb2\na1\na2\na3\nb1\nb3\nc1\nc2\nc3\n";
+    let text = output(&["play", "--game", "tictactoe", "--movetime", "50"], input);
+    assert!(
+        text.contains("'z9' is not a legal move here. Legal moves: a1 b1 c1 a2 b2 c2 a3 b3 c3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    a b c"),
+        "board with file letters: {text}"
+    );
+    assert!(text.contains("Ply plays "), "{text}");
+    assert!(text.contains("depth "), "thinking summarised: {text}");
+    // Perfect play from both sides or a blunder by the person: never an
+    // engine loss.
+    assert!(
+        text.contains("drawn") || text.contains("Ply takes this one"),
+        "{text}"
+    );
+    assert!(!text.contains("You win"), "{text}");
+}
+
+#[test]
+fn play_as_second_player_lets_the_engine_open() {
+    let out = ply()
+        .args([
+            "play",
+            "--game",
+            "connect4",
+            "--movetime",
+            "20",
+            "--human",
+            "second",
+        ])
+        .write_stdin("quit\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with("Ply plays connect4. You are O (second player)"),
+        "{text}"
+    );
+    let first_engine_move = text.find("Ply plays ").unwrap();
+    assert!(text[first_engine_move..].contains("Your move>"), "{text}");
+}
+
+#[test]
+fn solve_checks_pons_scores() {
+    ply()
+        .args(["solve", "--game", "connect4"])
+        .write_stdin(
+            "2252576253462244111563365343671351441 -1\n7422341735647741166133573473242566 1\n",
+        )
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("solved 2 positions, 0 mismatches"));
+    ply()
+        .args(["solve", "--game", "connect4"])
+        .write_stdin("7422341735647741166133573473242566 5\n")
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains("MISMATCH"));
+}
