@@ -14,9 +14,15 @@ use ply::tools;
 #[derive(Parser)]
 #[command(name = "ply", version, about)]
 struct Cli {
-    /// Game: connect4 (default), tictactoe. `bench` without it runs all.
+    /// Game: gomoku (default), connect4, tictactoe. `bench` without it runs all.
     #[arg(long, global = true)]
     game: Option<String>,
+    /// Board size for games that have one: N (square) or WxH.
+    #[arg(long, global = true, value_parser = parse_size)]
+    size: Option<(usize, usize)>,
+    /// Rule variant (gomoku: freestyle, standard, renju, caro).
+    #[arg(long, global = true)]
+    rule: Option<String>,
     /// Transposition table size in MB.
     #[arg(long, global = true, default_value_t = HASH_DEFAULT_MB as usize)]
     hash: usize,
@@ -43,6 +49,8 @@ enum Command {
         #[arg(long)]
         file: Option<std::path::PathBuf>,
     },
+    /// Speak the Piskvork (Gomocup) protocol, as pbrain-ply does.
+    Piskvork,
     /// Play against the engine in the terminal.
     Play {
         /// Engine thinking time per move in milliseconds.
@@ -52,6 +60,18 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Side::First)]
         human: Side,
     },
+}
+
+fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("'{text}' is not N or WxH"))
+    };
+    match text.split_once(['x', 'X', ',']) {
+        Some((w, h)) => Ok((number(w)?, number(h)?)),
+        None => number(text).map(|n| (n, n)),
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -75,22 +95,26 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     let mut stdout = io::stdout();
     let game = cli.game.clone().unwrap_or_else(|| DEFAULT_GAME.to_string());
+    let settings = Settings {
+        size: cli.size,
+        rule: cli.rule.clone(),
+    };
     match cli.command {
         None => ugi::run(
             BufReader::new(io::stdin()),
             Writer::stdout(),
             &game,
+            settings,
             cli.hash,
         ),
-        Some(Command::Perft { fen, depth }) => tools::perft::run(
-            &game,
-            &Settings::default(),
-            fen.as_deref(),
-            depth,
-            &mut stdout,
-        ),
+        Some(Command::Perft { fen, depth }) => {
+            tools::perft::run(&game, &settings, fen.as_deref(), depth, &mut stdout)
+        }
         Some(Command::Bench) => {
             tools::bench::run(cli.game.as_deref(), SearchParams::default(), &mut stdout).map(|_| ())
+        }
+        Some(Command::Piskvork) => {
+            ply::protocol::piskvork::run(BufReader::new(io::stdin()), Writer::stdout())
         }
         Some(Command::Solve { file }) => {
             let report = match file {
@@ -114,7 +138,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Play { movetime, human }) => {
             let options = tools::play::PlayOptions {
                 game,
-                settings: Settings::default(),
+                settings,
                 movetime_ms: movetime,
                 human: match human {
                     Side::First => Player::P1,

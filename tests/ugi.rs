@@ -20,7 +20,9 @@ fn handshake_lists_identity_and_options() {
     for option in [
         "option name Hash type spin default 16 min 1 max",
         "option name Threads type spin default 1 min 1 max 1",
-        "option name Game type combo default connect4 var connect4 var tictactoe",
+        "option name Game type combo default gomoku var gomoku var connect4 var tictactoe",
+        "option name Rule type combo default freestyle var freestyle var standard var renju var caro",
+        "option name BoardSize type spin default 15 min 5 max 32",
         "option name UseTT type check default true",
         "option name UseNullMove type check default true",
     ] {
@@ -36,7 +38,7 @@ fn handshake_lists_identity_and_options() {
 #[test]
 fn uci_and_uai_are_aliases() {
     for (hello, ok) in [("uci", "uciok"), ("uai", "uaiok")] {
-        let mut e = Engine::ply(&[]);
+        let mut e = Engine::ply(&["--game", "connect4"]);
         e.send(hello);
         assert_eq!(e.read_until(ok).last().unwrap(), ok);
         e.send("ucinewgame");
@@ -49,7 +51,7 @@ fn uci_and_uai_are_aliases() {
 
 #[test]
 fn query_follows_the_game() {
-    let mut e = Engine::ply(&[]);
+    let mut e = Engine::ply(&["--game", "connect4"]);
     e.send("ugi");
     e.read_until("ugiok");
     assert_eq!(e.ask("query p1turn"), "response true");
@@ -77,7 +79,7 @@ fn query_follows_the_game() {
 
 #[test]
 fn bad_input_gets_an_error_line_and_changes_nothing() {
-    let mut e = Engine::ply(&[]);
+    let mut e = Engine::ply(&["--game", "connect4"]);
     e.send("position startpos moves 4 4");
     for (input, error) in [
         ("position startpos moves 4 9", "illegal move '9'"),
@@ -131,7 +133,7 @@ fn bad_input_gets_an_error_line_and_changes_nothing() {
 
 #[test]
 fn isready_is_answered_while_searching_and_the_search_goes_on() {
-    let mut e = Engine::ply(&[]);
+    let mut e = Engine::ply(&["--game", "connect4"]);
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     let start = Instant::now();
@@ -172,7 +174,7 @@ fn infinite_search_of_a_solved_game_waits_for_stop() {
 
 #[test]
 fn stop_answers_quickly() {
-    let mut e = Engine::ply(&[]);
+    let mut e = Engine::ply(&["--game", "connect4"]);
     for _ in 0..3 {
         e.send("position startpos moves 4 4 3");
         e.send("go infinite");
@@ -191,7 +193,7 @@ fn stop_answers_quickly() {
 
 #[test]
 fn info_lines_have_every_field() {
-    let mut e = Engine::ply(&[]);
+    let mut e = Engine::ply(&["--game", "connect4"]);
     e.send("go depth 8");
     let lines = e.read_until("bestmove");
     let infos: Vec<&String> = lines
@@ -227,7 +229,7 @@ fn info_lines_have_every_field() {
 
 #[test]
 fn mate_scores_are_reported_in_moves() {
-    let mut e = Engine::ply(&[]);
+    let mut e = Engine::ply(&["--game", "connect4"]);
     // The first player has three stacked in column 1: one move wins.
     e.send("position startpos moves 1 2 1 2 1 3");
     e.send("go depth 4");
@@ -249,7 +251,7 @@ fn mate_scores_are_reported_in_moves() {
 
 /// Counts the `go` commands of a script; each must get one bestmove.
 fn run_script(script: &[&str], pause: Duration) {
-    let mut e = Engine::ply(&[]);
+    let mut e = Engine::ply(&["--game", "connect4"]);
     let mut gos = 0;
     for line in script {
         e.send(line);
@@ -333,7 +335,7 @@ fn exactly_one_bestmove_per_go_in_every_interleaving() {
 #[test]
 fn quit_and_end_of_input_exit_cleanly_mid_search() {
     for ending in ["quit", "eof"] {
-        let mut e = Engine::ply(&[]);
+        let mut e = Engine::ply(&["--game", "connect4"]);
         e.send("go infinite");
         std::thread::sleep(Duration::from_millis(100));
         let start = Instant::now();
@@ -354,7 +356,7 @@ fn quit_and_end_of_input_exit_cleanly_mid_search() {
 
 #[test]
 fn clocks_are_respected() {
-    let mut e = Engine::ply(&[]);
+    let mut e = Engine::ply(&["--game", "connect4"]);
     for go in [
         "go p1time 300 p2time 300",
         "go wtime 2000 btime 10 winc 0 binc 0",
@@ -395,11 +397,11 @@ fn node_limited_searches_are_reproducible() {
         e.send("go nodes 200000");
         untimed(&e.read_until("bestmove"))
     };
-    let mut e = Engine::ply(&[]);
+    let mut e = Engine::ply(&["--game", "connect4"]);
     let first = run(&mut e);
     let second = run(&mut e);
     assert!(first.len() > 3, "{first:?}");
     assert_eq!(first, second);
-    let mut other = Engine::ply(&[]);
+    let mut other = Engine::ply(&["--game", "connect4"]);
     assert_eq!(first, run(&mut other), "a new process agrees too");
 }

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
@@ -47,6 +48,10 @@ pub struct Controller {
     searching: bool,
     /// The running search waits for `stop` (go infinite).
     infinite: bool,
+    /// When the clock of the next move started, if before its `go`.
+    turn_started: Option<Instant>,
+    /// Root moves the next searches leave out.
+    excluded: Vec<String>,
     worker: Option<JoinHandle<()>>,
 }
 
@@ -99,6 +104,8 @@ impl Controller {
             stop: Arc::new(AtomicBool::new(false)),
             searching: false,
             infinite: false,
+            turn_started: None,
+            excluded: Vec::new(),
             worker: Some(worker),
         })
     }
@@ -125,14 +132,23 @@ impl Controller {
         self.stop();
         let stop = Arc::new(AtomicBool::new(false));
         self.stop = Arc::clone(&stop);
+        let mut planned = budget(&limits, self.session.side_to_move(), self.overhead_ms);
+        if let Some(started) = self.turn_started.take() {
+            // Work done since the turn's clock started counts against it.
+            let spent = started.elapsed();
+            let shorten = |d: Duration| d.saturating_sub(spent).max(Duration::from_millis(1));
+            planned.soft = planned.soft.map(shorten);
+            planned.hard = planned.hard.map(shorten);
+        }
         let search_limits = SearchLimits {
             depth: limits.depth,
             nodes: limits.nodes,
-            budget: budget(&limits, self.session.side_to_move(), self.overhead_ms),
+            budget: planned,
         };
         let sink = Arc::clone(&self.sink);
         let job = self.session.search_job(
             search_limits,
+            &self.excluded,
             Arc::clone(&stop),
             Box::new(move |line| sink(Event::Info(line))),
         );
@@ -147,6 +163,18 @@ impl Controller {
             self.searching = true;
             self.infinite = limits.infinite;
         }
+    }
+
+    /// Root moves (in the game's notation) that searches leave out until
+    /// changed, for n-best analysis.
+    pub fn exclude_root_moves(&mut self, moves: Vec<String>) {
+        self.excluded = moves;
+    }
+
+    /// The clock of the next move starts now, although its `go` comes
+    /// later (a manager that sends set-up and the move request at once).
+    pub fn note_turn_start(&mut self) {
+        self.turn_started.get_or_insert_with(Instant::now);
     }
 
     /// End of input: a bounded search may finish what it was asked to do;
@@ -199,7 +227,22 @@ impl Controller {
             }
             ("Threads", _) => {}
             ("MoveOverhead", OptionValue::Int(ms)) => self.overhead_ms = ms as u64,
-            ("Game", OptionValue::Text(game)) => self.change_game(&game, self.settings.clone())?,
+            // A new game starts from its default variant.
+            ("Game", OptionValue::Text(game)) => self.change_game(&game, Settings::default())?,
+            ("Rule", OptionValue::Text(rule)) => {
+                let settings = Settings {
+                    rule: Some(rule),
+                    ..self.settings.clone()
+                };
+                self.change_game(self.session.game(), settings)?;
+            }
+            ("BoardSize", OptionValue::Int(n)) => {
+                let settings = Settings {
+                    size: Some((n as usize, n as usize)),
+                    ..self.settings.clone()
+                };
+                self.change_game(self.session.game(), settings)?;
+            }
             (switch, OptionValue::Bool(on)) => {
                 self.params.set(switch, on);
                 self.session.set_params(self.params);

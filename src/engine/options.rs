@@ -2,6 +2,7 @@
 //! lists and parses them the same way.
 
 use super::registry::{DEFAULT_GAME, GAMES};
+use crate::game::gomoku::{self, Rule};
 use crate::search::params::SWITCHES;
 
 pub const HASH_DEFAULT_MB: i64 = 16;
@@ -46,6 +47,19 @@ pub fn specs() -> Vec<OptionSpec> {
                 vars: GAMES.iter().map(|g| g.to_string()).collect(),
             },
         },
+        OptionSpec {
+            name: "Rule".to_string(),
+            kind: OptionKind::Combo {
+                default: Rule::Freestyle.name().to_string(),
+                vars: Rule::ALL.iter().map(|r| r.name().to_string()).collect(),
+            },
+        },
+        spin(
+            "BoardSize",
+            gomoku::DEFAULT_SIZE as i64,
+            gomoku::MIN_SIZE as i64,
+            gomoku::MAX_SIZE as i64,
+        ),
     ];
     specs.extend(SWITCHES.iter().map(|(name, _)| OptionSpec {
         name: name.to_string(),
@@ -117,5 +131,10 @@ mod tests {
         );
         assert!(parse("Game", "chess").is_err());
         assert!(parse("Colour", "red").is_err());
+        assert_eq!(
+            parse("rule", "RENJU").unwrap().1,
+            OptionValue::Text("renju".into())
+        );
+        assert!(parse("BoardSize", "33").is_err());
     }
 }

@@ -2,12 +2,13 @@
 
 use super::session::{GameSession, Session};
 use crate::game::connect4::Connect4;
+use crate::game::gomoku::Gomoku;
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, Settings};
 use crate::search::SearchParams;
 
-pub const GAMES: &[&str] = &[Connect4::NAME, TicTacToe::NAME];
-pub const DEFAULT_GAME: &str = Connect4::NAME;
+pub const GAMES: &[&str] = &[Gomoku::NAME, Connect4::NAME, TicTacToe::NAME];
+pub const DEFAULT_GAME: &str = Gomoku::NAME;
 
 /// A session for `game` at its start position.
 pub fn create(
@@ -18,6 +19,7 @@ pub fn create(
 ) -> Result<Box<dyn Session>, String> {
     let settings = settings.clone();
     Ok(match game.to_ascii_lowercase().as_str() {
+        Gomoku::NAME => Box::new(GameSession::<Gomoku>::new(settings, hash_mb, params)?),
         Connect4::NAME => Box::new(GameSession::<Connect4>::new(settings, hash_mb, params)?),
         TicTacToe::NAME => Box::new(GameSession::<TicTacToe>::new(settings, hash_mb, params)?),
         other => {

@@ -58,9 +58,12 @@ pub trait Session: Send {
     fn new_game(&mut self);
     fn set_hash(&mut self, megabytes: usize) -> Result<(), String>;
     fn set_params(&mut self, params: SearchParams);
+    /// A search of the current position; root moves named in `excluded`
+    /// are left out.
     fn search_job(
         &self,
         limits: SearchLimits,
+        excluded: &[String],
         stop: Arc<AtomicBool>,
         on_info: InfoCallback,
     ) -> SearchJob;
@@ -183,13 +186,19 @@ impl<G: Game> Session for GameSession<G> {
     fn search_job(
         &self,
         limits: SearchLimits,
+        excluded: &[String],
         stop: Arc<AtomicBool>,
         mut on_info: InfoCallback,
     ) -> SearchJob {
         let root = self.position.clone();
         let searcher = Arc::clone(&self.searcher);
+        let excluded: Vec<G::Move> = excluded
+            .iter()
+            .filter_map(|m| root.parse_move(m).ok())
+            .collect();
         Box::new(move || {
             let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+            searcher.excluded_root = excluded;
             let started = Instant::now();
             let mut last_sent: Option<Instant> = None;
             let mut pending: Option<InfoLine> = None;

@@ -3,6 +3,7 @@
 //! methods at the bottom of the trait, which have neutral defaults.
 
 pub mod connect4;
+pub mod gomoku;
 pub mod perft;
 pub mod tictactoe;
 pub mod zobrist;
@@ -125,6 +126,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn render(&self) -> String;
 
     // ---- hooks for search, with neutral defaults ----
+
+    /// The moves search looks at: all legal moves by default. A game may
+    /// leave out moves that cannot matter (far from every stone) or answer
+    /// a must-win / must-block situation with the forced moves only; it
+    /// must return at least one move whenever a legal move exists.
+    fn search_moves(&self, moves: &mut Vec<Self::Move>) {
+        self.generate_moves(moves)
+    }
 
     /// Ordering hint: higher is searched earlier.
     fn move_score(&self, _mv: Self::Move) -> i32 {

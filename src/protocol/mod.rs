@@ -1,4 +1,5 @@
 //! Text protocols: parse lines into controller commands, print events.
 
+pub mod piskvork;
 pub mod ugi;
 pub mod writer;

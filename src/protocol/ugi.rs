@@ -208,13 +208,19 @@ fn option_line(spec: &options::OptionSpec) -> String {
 }
 
 /// Runs the protocol over `input` until `quit` or end of input.
-pub fn run(input: impl BufRead, writer: Writer, game: &str, hash_mb: usize) -> anyhow::Result<()> {
+pub fn run(
+    input: impl BufRead,
+    writer: Writer,
+    game: &str,
+    settings: Settings,
+    hash_mb: usize,
+) -> anyhow::Result<()> {
     let sink: EventSink = {
         let writer = writer.clone();
         Arc::new(move |event| writer.line(&format_event(&event)))
     };
     let mut controller =
-        Controller::new(game, Settings::default(), hash_mb, sink).map_err(anyhow::Error::msg)?;
+        Controller::new(game, settings, hash_mb, sink).map_err(anyhow::Error::msg)?;
     let mut quit = false;
     for line in lines(input) {
         log::debug!("< {line}");

@@ -55,6 +55,8 @@ pub struct SearchResult<M> {
 
 pub struct Searcher<G: Game> {
     pub params: SearchParams,
+    /// Root moves to leave out (for n-best analysis).
+    pub excluded_root: Vec<G::Move>,
     tt: TranspositionTable<G::Move>,
     ordering: Ordering<G::Move>,
     moves: Vec<Vec<G::Move>>,
@@ -77,6 +79,7 @@ impl<G: Game> Searcher<G> {
     pub fn new(hash_mb: usize, params: SearchParams) -> Result<Self, String> {
         Ok(Searcher {
             params,
+            excluded_root: Vec::new(),
             tt: TranspositionTable::new(hash_mb)?,
             ordering: Ordering::new(G::HISTORY_SLOTS),
             moves: vec![Vec::new(); MAX_PLY + 1],
@@ -182,7 +185,7 @@ impl<G: Game> Searcher<G> {
     /// The move to play if not even depth 1 completes: the best-ordered one.
     fn fallback_move(&mut self, pos: &G) -> Option<G::Move> {
         let mut moves = Vec::new();
-        pos.generate_moves(&mut moves);
+        self.root_moves(pos, &mut moves);
         let tt_move = self.tt.probe(pos.hash(), 0).and_then(|hit| hit.mv);
         let mut scores = Vec::new();
         self.ordering
@@ -192,6 +195,18 @@ impl<G: Game> Searcher<G> {
         }
         pick_next(&mut moves, &mut scores, 0);
         Some(moves[0])
+    }
+
+    /// The root's moves less the excluded ones. A game's search moves may
+    /// be pruned to a single forced move; once that is excluded, all legal
+    /// moves are candidates again.
+    fn root_moves(&self, pos: &G, moves: &mut Vec<G::Move>) {
+        pos.search_moves(moves);
+        moves.retain(|mv| !self.excluded_root.contains(mv));
+        if moves.is_empty() {
+            pos.generate_moves(moves);
+            moves.retain(|mv| !self.excluded_root.contains(mv));
+        }
     }
 
     fn aspiration(&mut self, pos: &mut G, depth: i32, previous: i32) -> i32 {
@@ -320,7 +335,12 @@ impl<G: Game> Searcher<G> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
-        pos.generate_moves(&mut moves);
+        let restricted_root = ply == 0 && !self.excluded_root.is_empty();
+        if restricted_root {
+            self.root_moves(pos, &mut moves);
+        } else {
+            pos.search_moves(&mut moves);
+        }
         self.ordering
             .score_moves(pos, &self.params, &moves, tt_move, ply, &mut scores);
 
@@ -365,7 +385,8 @@ impl<G: Game> Searcher<G> {
             return 0;
         }
 
-        if self.params.transposition_table {
+        // A root searched without some moves has no true value to store.
+        if self.params.transposition_table && !restricted_root {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha {

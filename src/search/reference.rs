@@ -21,7 +21,7 @@ fn value<G: Game>(pos: &mut G, depth: i32, ply: usize, quiescence: bool) -> i32 
         return pos.evaluate();
     }
     let mut moves = Vec::new();
-    pos.generate_moves(&mut moves);
+    pos.search_moves(&mut moves);
     let mut best = if moves.is_empty() {
         0
     } else {

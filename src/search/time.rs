@@ -16,6 +16,9 @@ pub struct GoLimits {
     pub time: [Option<u64>; 2],
     pub inc: [u64; 2],
     pub movestogo: Option<u32>,
+    /// A hard cap on this move whatever the clock says (Gomocup's
+    /// `timeout_turn`); 0 means move at once.
+    pub turn_limit: Option<u64>,
     pub infinite: bool,
 }
 
@@ -29,6 +32,22 @@ pub struct Budget {
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 
 pub fn budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
+    let planned = planned_budget(limits, side, overhead_ms);
+    let Some(turn) = limits.turn_limit else {
+        return planned;
+    };
+    // Keep a margin of a twentieth on top of the overhead: a reply after
+    // the turn limit loses the game.
+    let cap = Duration::from_millis(turn.saturating_sub(overhead_ms + turn / 20).max(1));
+    let hard = planned.hard.map_or(cap, |h| h.min(cap));
+    let soft = planned.soft.map_or(cap * 6 / 10, |s| s.min(hard)).min(hard);
+    Budget {
+        soft: Some(soft),
+        hard: Some(hard),
+    }
+}
+
+fn planned_budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
     if limits.infinite {
         return Budget::default();
     }
@@ -99,6 +118,31 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(ms(budget(&tiny, Player::P1, 30).hard), 1);
+    }
+
+    #[test]
+    fn turn_limit_caps_everything() {
+        let turn = GoLimits {
+            turn_limit: Some(1000),
+            ..Default::default()
+        };
+        let b = budget(&turn, Player::P1, 30);
+        assert_eq!((ms(b.soft), ms(b.hard)), (552, 920));
+        let clock = GoLimits {
+            turn_limit: Some(1000),
+            time: [Some(3000), None],
+            ..Default::default()
+        };
+        let b = budget(&clock, Player::P1, 30);
+        assert!(
+            ms(b.hard) <= 297,
+            "a short match clock wins over a long turn limit"
+        );
+        let now = GoLimits {
+            turn_limit: Some(0),
+            ..Default::default()
+        };
+        assert_eq!(ms(budget(&now, Player::P1, 30).hard), 1);
     }
 
     #[test]

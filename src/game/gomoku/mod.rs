@@ -1,0 +1,610 @@
+//! Gomoku on boards from 5x5 to 32x32 (rectangles too) under the Gomocup
+//! rule variants: freestyle, standard (exact five), renju and caro.
+//!
+//! The board is a flat array with a wall border five cells wide, so every
+//! line scan stops at a wall without bounds checks. Each cell keeps, per
+//! direction, the code of its eight neighbours; a stone updates the codes
+//! of the 32 cells on its lines, and the pattern tables turn codes into
+//! threats and evaluation weights incrementally.
+
+pub mod patterns;
+pub mod rules;
+
+use std::sync::OnceLock;
+
+use self::patterns::{Pattern, PatternTable, THREATS, Threat, combine, slot};
+pub use self::rules::Rule;
+use self::rules::{BLACK, EMPTY, Lines, WALL, WHITE};
+use super::{Game, GameError, Outcome, Player, Settings};
+
+pub const MIN_SIZE: usize = 5;
+pub const MAX_SIZE: usize = 32;
+pub const DEFAULT_SIZE: usize = 15;
+const PAD: usize = 5;
+const MAX_STRIDE: usize = MAX_SIZE + 2 * PAD;
+pub const MAX_CELLS: usize = MAX_STRIDE * MAX_STRIDE;
+
+fn zobrist() -> &'static [u64] {
+    static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
+    KEYS.get_or_init(|| super::zobrist::keys(0x60_60, 2 * MAX_CELLS + 1))
+}
+const SIDE_KEY: usize = 2 * MAX_CELLS;
+
+fn color_of(p: Player) -> u8 {
+    match p {
+        Player::P1 => BLACK,
+        Player::P2 => WHITE,
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct CellInfo {
+    threat: u8,
+    weight: i16,
+}
+
+#[derive(Clone)]
+pub struct Gomoku {
+    width: usize,
+    height: usize,
+    stride: usize,
+    rule: Rule,
+    dirs: [isize; 4],
+    cells: Vec<u8>,
+    /// Per cell and direction, the neighbour code the pattern tables read.
+    codes: Vec<[u16; 4]>,
+    /// Stones within the 5x5 square around each cell: search looks only
+    /// at empty cells near stones.
+    near: Vec<u8>,
+    /// Per colour, what a stone on each empty cell would threaten.
+    info: [Vec<CellInfo>; 2],
+    weight_total: [i32; 2],
+    threat_count: [[u16; THREATS]; 2],
+    stones: usize,
+    side: Player,
+    winner: Option<Player>,
+    hash: u64,
+    table: &'static PatternTable,
+}
+
+impl PartialEq for Gomoku {
+    fn eq(&self, other: &Self) -> bool {
+        self.width == other.width
+            && self.height == other.height
+            && self.rule == other.rule
+            && self.cells == other.cells
+            && self.side == other.side
+            && self.hash == other.hash
+            && self.codes == other.codes
+            && self.near == other.near
+            && self.info == other.info
+            && self.weight_total == other.weight_total
+            && self.threat_count == other.threat_count
+    }
+}
+
+impl std::fmt::Debug for Gomoku {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Gomoku({} {}x{} {})",
+            self.rule,
+            self.width,
+            self.height,
+            self.to_fen()
+        )
+    }
+}
+
+/// Board size and rule from variant settings, checked.
+pub fn variant(settings: &Settings) -> Result<(usize, usize, Rule), GameError> {
+    let (width, height) = settings.size.unwrap_or((DEFAULT_SIZE, DEFAULT_SIZE));
+    if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+        return Err(GameError::Unsupported(format!(
+            "gomoku boards are {MIN_SIZE} to {MAX_SIZE} wide and high, not {width}x{height}"
+        )));
+    }
+    let rule = match &settings.rule {
+        None => Rule::Freestyle,
+        Some(name) => Rule::parse(name).ok_or_else(|| {
+            GameError::Unsupported(format!(
+                "unknown gomoku rule '{name}' (freestyle, standard, renju, caro)"
+            ))
+        })?,
+    };
+    Ok((width, height, rule))
+}
+
+/// File letters: a..z, then aa..af for boards wider than 26.
+pub fn file_name(col: usize) -> String {
+    if col < 26 {
+        ((b'a' + col as u8) as char).to_string()
+    } else {
+        format!("a{}", (b'a' + (col - 26) as u8) as char)
+    }
+}
+
+/// Column and rank (from 1 at the bottom) of a square written like `h8`
+/// or `ab12`; not checked against a board.
+pub fn parse_square(text: &str) -> Option<(usize, usize)> {
+    let text = text.trim().to_ascii_lowercase();
+    let split = text.find(|c: char| c.is_ascii_digit())?;
+    let (letters, digits) = text.split_at(split);
+    let col = match letters.as_bytes() {
+        [c @ b'a'..=b'z'] => (c - b'a') as usize,
+        [b'a', c @ b'a'..=b'f'] => 26 + (c - b'a') as usize,
+        _ => return None,
+    };
+    Some((col, digits.parse().ok()?))
+}
+
+impl Gomoku {
+    pub fn empty(width: usize, height: usize, rule: Rule) -> Gomoku {
+        let stride = width + 2 * PAD;
+        let size = stride * (height + 2 * PAD);
+        let s = stride as isize;
+        let mut pos = Gomoku {
+            width,
+            height,
+            stride,
+            rule,
+            dirs: [1, s, s + 1, s - 1],
+            cells: vec![WALL; size],
+            codes: vec![[0; 4]; size],
+            near: vec![0; size],
+            info: [
+                vec![CellInfo::default(); size],
+                vec![CellInfo::default(); size],
+            ],
+            weight_total: [0; 2],
+            // Every cell starts with no threat.
+            threat_count: [[size as u16, 0, 0, 0, 0, 0, 0]; 2],
+            stones: 0,
+            side: Player::P1,
+            winner: None,
+            hash: 0,
+            table: PatternTable::for_rule(rule),
+        };
+        for row in 0..height {
+            for col in 0..width {
+                let i = pos.index(row, col);
+                pos.cells[i] = EMPTY;
+            }
+        }
+        for i in 0..size {
+            for (d, &dir) in pos.dirs.iter().enumerate() {
+                let mut code = 0u16;
+                for k in (-4..=4isize).filter(|&k| k != 0) {
+                    let j = i as isize + k * dir;
+                    let v = if j >= 0 && (j as usize) < size {
+                        pos.cells[j as usize]
+                    } else {
+                        WALL
+                    };
+                    code |= u16::from(v) << (2 * slot(k));
+                }
+                pos.codes[i][d] = code;
+            }
+        }
+        for row in 0..height {
+            for col in 0..width {
+                let i = pos.index(row, col);
+                pos.refresh(i);
+            }
+        }
+        pos
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Cell index of `row` (from the top) and `col` (from the left).
+    pub fn index(&self, row: usize, col: usize) -> usize {
+        (row + PAD) * self.stride + col + PAD
+    }
+
+    /// Row from the top and column of a cell index.
+    pub fn coords(&self, i: usize) -> (usize, usize) {
+        (i / self.stride - PAD, i % self.stride - PAD)
+    }
+
+    fn interior(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.height).flat_map(move |row| (0..self.width).map(move |col| self.index(row, col)))
+    }
+
+    /// Recomputes what stones on `i` would threaten, keeping totals.
+    fn refresh(&mut self, i: usize) {
+        for c in 0..2 {
+            let old = self.info[c][i];
+            let new = if self.cells[i] == EMPTY {
+                let color = c as u8 + 1;
+                let codes = self.codes[i];
+                let patterns = [0, 1, 2, 3].map(|d| self.table.get(color, codes[d]));
+                let (threat, weight) = combine(patterns);
+                CellInfo {
+                    threat: threat as u8,
+                    weight: weight as i16,
+                }
+            } else {
+                CellInfo::default()
+            };
+            if old != new {
+                self.weight_total[c] += i32::from(new.weight) - i32::from(old.weight);
+                self.threat_count[c][old.threat as usize] -= 1;
+                self.threat_count[c][new.threat as usize] += 1;
+                self.info[c][i] = new;
+            }
+        }
+    }
+
+    /// Puts `color` on (or, with EMPTY, clears) cell `i` and updates every
+    /// cell whose lines see it.
+    fn set_cell(&mut self, i: usize, color: u8) {
+        let placing = color != EMPTY;
+        self.cells[i] = color;
+        let s = self.stride as isize;
+        for dr in -2..=2isize {
+            for dc in -2..=2isize {
+                let j = (i as isize + dr * s + dc) as usize;
+                if placing {
+                    self.near[j] += 1;
+                } else {
+                    self.near[j] -= 1;
+                }
+            }
+        }
+        for d in 0..4 {
+            let dir = self.dirs[d];
+            for k in (-4..=4isize).filter(|&k| k != 0) {
+                // Cell j sees cell i at offset -k.
+                let j = (i as isize + k * dir) as usize;
+                let bits = 2 * slot(-k);
+                self.codes[j][d] = (self.codes[j][d] & !(3 << bits)) | (u16::from(color) << bits);
+            }
+        }
+        self.refresh(i);
+        for d in 0..4 {
+            let dir = self.dirs[d];
+            for k in (-4..=4isize).filter(|&k| k != 0) {
+                let j = (i as isize + k * dir) as usize;
+                if self.cells[j] != WALL {
+                    self.refresh(j);
+                }
+            }
+        }
+    }
+
+    /// Places a stone outside of play (set-up): no turn change.
+    pub fn put(&mut self, i: usize, p: Player) {
+        let color = color_of(p);
+        self.set_cell(i, color);
+        self.hash ^= zobrist()[(color as usize - 1) * MAX_CELLS + i];
+        self.stones += 1;
+        if self.lines_ref_wins(i, color) {
+            self.winner = Some(p);
+        }
+    }
+
+    fn lines_ref_wins(&self, i: usize, color: u8) -> bool {
+        rules::wins_at(&self.cells, self.dirs, i, color, self.rule)
+    }
+
+    pub fn set_side(&mut self, p: Player) {
+        if p != self.side {
+            self.side = p;
+            self.hash ^= zobrist()[SIDE_KEY];
+        }
+    }
+
+    pub fn stone(&self, row: usize, col: usize) -> Option<Player> {
+        match self.cells[self.index(row, col)] {
+            BLACK => Some(Player::P1),
+            WHITE => Some(Player::P2),
+            _ => None,
+        }
+    }
+
+    /// Renju: whether black may not play on the empty cell `i`. The
+    /// pattern tables rule most cells out cheaply; the rest are checked on
+    /// a scratch copy of the board.
+    pub fn is_forbidden(&self, i: usize) -> bool {
+        if !self.rule.has_forbidden(BLACK) || self.cells[i] != EMPTY {
+            return false;
+        }
+        let patterns = [0, 1, 2, 3].map(|d| self.table.get(BLACK, self.codes[i][d]));
+        let suspicious = patterns
+            .iter()
+            .any(|&p| matches!(p, Pattern::Five | Pattern::Overline | Pattern::Open4))
+            || patterns
+                .iter()
+                .filter(|&&p| matches!(p, Pattern::Open3 | Pattern::Blocked4))
+                .count()
+                >= 2;
+        if !suspicious {
+            return false;
+        }
+        let mut scratch = [WALL; MAX_CELLS];
+        let n = self.cells.len();
+        scratch[..n].copy_from_slice(&self.cells);
+        Lines {
+            cells: &mut scratch[..n],
+            dirs: self.dirs,
+        }
+        .is_forbidden(i, 0)
+    }
+
+    fn legal_for(&self, i: usize, color: u8) -> bool {
+        self.cells[i] == EMPTY && !(color == BLACK && self.is_forbidden(i))
+    }
+
+    /// Whether `color` on the empty cell `i` makes a winning line (exact).
+    fn wins_with(&self, i: usize, color: u8) -> bool {
+        self.cells[i] == EMPTY && self.lines_ref_wins(i, color)
+    }
+
+    /// Empty cells where `color` would win at once, checked exactly.
+    fn winning_cells(&self, color: u8, out: &mut Vec<u16>) {
+        let c = (color - 1) as usize;
+        if self.threat_count[c][Threat::Five as usize] == 0 {
+            return;
+        }
+        for i in self.interior() {
+            if self.info[c][i].threat == Threat::Five as u8 && self.wins_with(i, color) {
+                out.push(i as u16);
+            }
+        }
+    }
+
+    fn threats(&self, color: u8, threat: Threat) -> u16 {
+        self.threat_count[(color - 1) as usize][threat as usize]
+    }
+}
+
+impl Game for Gomoku {
+    /// A cell index of the padded board.
+    type Move = u16;
+    const NAME: &'static str = "gomoku";
+    const HISTORY_SLOTS: usize = MAX_CELLS;
+
+    fn start(settings: &Settings) -> Result<Self, GameError> {
+        let (width, height, rule) = variant(settings)?;
+        Ok(Gomoku::empty(width, height, rule))
+    }
+
+    fn from_fen(fen: &str, settings: &Settings) -> Result<Self, GameError> {
+        let (width, height, rule) = variant(settings)?;
+        let (board, side) = super::split_fen(fen)?;
+        let grid = super::parse_grid(fen, board, width, height)?;
+        let mut pos = Gomoku::empty(width, height, rule);
+        let mut winners = Vec::new();
+        for (row, cells) in grid.iter().enumerate() {
+            for (col, cell) in cells.iter().enumerate() {
+                if let Some(p) = *cell {
+                    let i = pos.index(row, col);
+                    pos.put(i, p);
+                }
+            }
+        }
+        for i in pos.interior().collect::<Vec<_>>() {
+            let color = pos.cells[i];
+            if (color == BLACK || color == WHITE) && pos.lines_ref_wins(i, color) {
+                winners.push(color);
+            }
+        }
+        winners.dedup();
+        pos.winner = match winners.as_slice() {
+            [] => None,
+            [c] => Some(if *c == BLACK { Player::P1 } else { Player::P2 }),
+            _ => return Err(GameError::bad_position(fen, "both sides have five")),
+        };
+        pos.set_side(side);
+        Ok(pos)
+    }
+
+    fn to_fen(&self) -> String {
+        let grid: Vec<Vec<Option<Player>>> = (0..self.height)
+            .map(|row| (0..self.width).map(|col| self.stone(row, col)).collect())
+            .collect();
+        super::format_grid(&grid, self.side)
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(p) = self.winner {
+            Some(Outcome::Win(p))
+        } else if self.stones == self.width * self.height {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<u16>) {
+        if self.outcome().is_some() {
+            return;
+        }
+        let color = color_of(self.side);
+        moves.extend(
+            self.interior()
+                .filter(|&i| self.legal_for(i, color))
+                .map(|i| i as u16),
+        );
+    }
+
+    /// Seek the must: win at once if possible, else block the opponent's
+    /// five, else the empty cells near stones.
+    fn search_moves(&self, moves: &mut Vec<u16>) {
+        if self.outcome().is_some() {
+            return;
+        }
+        let me = color_of(self.side);
+        let start = moves.len();
+        self.winning_cells(me, moves);
+        if moves.len() > start {
+            moves.truncate(start + 1);
+            return;
+        }
+        self.winning_cells(3 - me, moves);
+        moves.retain(|&i| self.legal_for(i as usize, me));
+        if moves.len() > start {
+            return;
+        }
+        if self.stones == 0 {
+            moves.push(self.index(self.height / 2, self.width / 2) as u16);
+            return;
+        }
+        moves.extend(
+            self.interior()
+                .filter(|&i| self.near[i] > 0 && self.legal_for(i, me))
+                .map(|i| i as u16),
+        );
+        if moves.len() == start {
+            self.generate_moves(moves);
+        }
+    }
+
+    fn make_move(&mut self, mv: u16) {
+        let i = mv as usize;
+        let color = color_of(self.side);
+        self.set_cell(i, color);
+        self.stones += 1;
+        if self.lines_ref_wins(i, color) {
+            self.winner = Some(self.side);
+        }
+        let keys = zobrist();
+        self.hash ^= keys[(color as usize - 1) * MAX_CELLS + i] ^ keys[SIDE_KEY];
+        self.side = self.side.other();
+    }
+
+    fn unmake_move(&mut self, mv: u16) {
+        let i = mv as usize;
+        self.side = self.side.other();
+        let color = color_of(self.side);
+        self.set_cell(i, EMPTY);
+        self.stones -= 1;
+        self.winner = None;
+        let keys = zobrist();
+        self.hash ^= keys[(color as usize - 1) * MAX_CELLS + i] ^ keys[SIDE_KEY];
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn evaluate(&self) -> i32 {
+        let me = color_of(self.side);
+        let them = 3 - me;
+        if self.threats(me, Threat::Five) > 0 {
+            return 10_000;
+        }
+        let their_fives = self.threats(them, Threat::Five);
+        if their_fives >= 2 {
+            return -10_000;
+        }
+        let (m, t) = ((me - 1) as usize, (them - 1) as usize);
+        let mut score = self.weight_total[m] - self.weight_total[t] + 20;
+        if their_fives == 0 {
+            // Our move comes first: a threat we can make now outranks one
+            // the opponent could make after it.
+            if self.threats(me, Threat::OpenFour) > 0 {
+                score += 4000;
+            } else if self.threats(me, Threat::FourThree) > 0 {
+                score += 2000;
+            } else if self.threats(me, Threat::DoubleThree) > 0
+                && self.threats(them, Threat::OpenFour) + self.threats(them, Threat::FourThree) == 0
+            {
+                score += 800;
+            }
+        }
+        score.clamp(-9_000, 9_000)
+    }
+
+    fn move_to_string(&self, mv: u16) -> String {
+        let (row, col) = self.coords(mv as usize);
+        format!("{}{}", file_name(col), self.height - row)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u16, GameError> {
+        let illegal = || GameError::IllegalMove(text.to_string());
+        let (col, rank) = parse_square(text).ok_or_else(illegal)?;
+        if col >= self.width || rank == 0 || rank > self.height || self.outcome().is_some() {
+            return Err(illegal());
+        }
+        let i = self.index(self.height - rank, col);
+        if !self.legal_for(i, color_of(self.side)) {
+            return Err(illegal());
+        }
+        Ok(i as u16)
+    }
+
+    fn render(&self) -> String {
+        let grid: Vec<Vec<Option<Player>>> = (0..self.height)
+            .map(|row| (0..self.width).map(|col| self.stone(row, col)).collect())
+            .collect();
+        let files: String = (0..self.width)
+            .map(|c| file_name(c).chars().last().unwrap_or('?'))
+            .collect();
+        super::render_grid(&grid, &files)
+    }
+
+    fn move_score(&self, mv: u16) -> i32 {
+        // Attack counts double the same defence; winning and must-block
+        // moves come first.
+        const ATTACK: [i32; THREATS] = [0, 300, 400, 2_000, 5_000, 20_000, 1_000_000];
+        const DEFEND: [i32; THREATS] = [0, 150, 200, 1_000, 2_500, 10_000, 500_000];
+        let i = mv as usize;
+        let me = (color_of(self.side) - 1) as usize;
+        let mine = self.info[me][i];
+        let theirs = self.info[1 - me][i];
+        ATTACK[mine.threat as usize]
+            + DEFEND[theirs.threat as usize]
+            + 2 * i32::from(mine.weight)
+            + i32::from(theirs.weight)
+    }
+
+    fn history_slot(&self, mv: u16) -> usize {
+        mv as usize
+    }
+
+    fn tactical_moves(&self, moves: &mut Vec<u16>) {
+        if self.outcome().is_none() {
+            // One winning move is enough.
+            let start = moves.len();
+            self.winning_cells(color_of(self.side), moves);
+            moves.truncate(start + 1);
+        }
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        // No zugzwang in gomoku; but passing into a five threat is
+        // pointless.
+        let them = 3 - color_of(self.side);
+        self.stones >= 4
+            && self.threats(them, Threat::Five) == 0
+            && self.threats(them, Threat::OpenFour) == 0
+    }
+
+    fn make_null_move(&mut self) {
+        self.side = self.side.other();
+        self.hash ^= zobrist()[SIDE_KEY];
+    }
+
+    fn unmake_null_move(&mut self) {
+        self.make_null_move();
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,352 @@
+//! Line patterns: what a stone placed on a cell makes along one direction,
+//! looked up from the eight neighbouring cells (four each side, two bits
+//! each: empty, black, white, wall), so a table of 65536 entries per rule
+//! and colour answers it. The table sees only four cells each side, so it
+//! is an estimate near its window's edge; wins and forbidden moves are
+//! checked exactly in `rules`.
+
+use std::sync::OnceLock;
+
+use super::rules::{BLACK, EMPTY, Rule, WHITE};
+
+/// Pattern of one line through a cell, weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Pattern {
+    None,
+    /// One stone with room to grow on both sides.
+    Open1,
+    /// Two that can become a (blocked) three.
+    Blocked2,
+    /// Two that can become an open three.
+    Open2,
+    /// Three that can become a blocked four.
+    Blocked3,
+    /// Three that can become an open four.
+    Open3,
+    /// One move from five, in one way.
+    Blocked4,
+    /// One move from five in two ways: cannot be stopped by one move.
+    Open4,
+    Five,
+    /// Six or more where only exactly five wins.
+    Overline,
+}
+
+const ALL: [Pattern; 10] = [
+    Pattern::None,
+    Pattern::Open1,
+    Pattern::Blocked2,
+    Pattern::Open2,
+    Pattern::Blocked3,
+    Pattern::Open3,
+    Pattern::Blocked4,
+    Pattern::Open4,
+    Pattern::Five,
+    Pattern::Overline,
+];
+
+/// Neighbour slot of offset `k` (-4..=4, not 0) in a line code.
+pub fn slot(k: isize) -> u32 {
+    (if k < 0 { k + 4 } else { k + 3 }) as u32
+}
+
+const OWN: u8 = 1;
+const OPPONENT: u8 = 2;
+
+/// Classifies a line seen from the player who just placed the middle
+/// stone: `line[4]` is that stone; cells are EMPTY, OWN, OPPONENT, WALL.
+fn five(line: &[u8; 9], rule: Rule, black: bool) -> (bool, usize) {
+    let mut lo = 4;
+    while lo > 0 && line[lo - 1] == OWN {
+        lo -= 1;
+    }
+    let mut hi = 4;
+    while hi < 8 && line[hi + 1] == OWN {
+        hi += 1;
+    }
+    let length = hi - lo + 1;
+    // Beyond the window nothing is known: count it as open.
+    let end = |i: Option<usize>| i.map_or(EMPTY, |i| line[i]);
+    let ends = [end(lo.checked_sub(1)), end((hi < 8).then_some(hi + 1))];
+    let color = if black { BLACK } else { WHITE };
+    let absolute = ends.map(|c| match c {
+        OWN => color,
+        OPPONENT => 3 - color,
+        other => other,
+    });
+    (rule.is_win(color, length, absolute), length)
+}
+
+struct Builder {
+    rule: Rule,
+    black: bool,
+    /// Patterns by relative code (OWN/OPPONENT instead of colours).
+    relative: Vec<Pattern>,
+}
+
+fn decode(code: u32) -> [u8; 9] {
+    let mut line = [EMPTY; 9];
+    for k in -4..=4isize {
+        if k != 0 {
+            line[(k + 4) as usize] = ((code >> (2 * slot(k))) & 3) as u8;
+        }
+    }
+    line[4] = OWN;
+    line
+}
+
+impl Builder {
+    fn classify(&self, code: u32) -> Pattern {
+        let line = decode(code);
+        let (wins, length) = five(&line, self.rule, self.black);
+        if wins {
+            return Pattern::Five;
+        }
+        if length >= 6 {
+            return Pattern::Overline;
+        }
+        let mut five_points = 0;
+        let mut best = Pattern::None;
+        for k in -4..=4isize {
+            let i = (k + 4) as usize;
+            if k == 0 || line[i] != EMPTY {
+                continue;
+            }
+            let mut next = line;
+            next[i] = OWN;
+            if five(&next, self.rule, self.black).0 {
+                five_points += 1;
+                continue;
+            }
+            let grown = self.relative[(code | (u32::from(OWN) << (2 * slot(k)))) as usize];
+            let here = match grown {
+                Pattern::Open4 => Pattern::Open3,
+                Pattern::Blocked4 => Pattern::Blocked3,
+                Pattern::Open3 => Pattern::Open2,
+                Pattern::Blocked3 => Pattern::Blocked2,
+                Pattern::Open2 => Pattern::Open1,
+                _ => Pattern::None,
+            };
+            best = best.max(here);
+        }
+        match five_points {
+            0 => best,
+            1 => Pattern::Blocked4,
+            _ => Pattern::Open4,
+        }
+    }
+
+    fn build(rule: Rule, black: bool) -> Vec<Pattern> {
+        let mut builder = Builder {
+            rule,
+            black,
+            relative: vec![Pattern::None; 1 << 16],
+        };
+        // A code's patterns depend on codes with one more own stone, so
+        // fill in order of decreasing own-stone count.
+        let own_count = |code: u32| {
+            (0..8)
+                .filter(|s| (code >> (2 * s)) & 3 == u32::from(OWN))
+                .count()
+        };
+        let mut codes: Vec<u32> = (0..1 << 16).collect();
+        codes.sort_by_key(|&c| std::cmp::Reverse(own_count(c)));
+        for code in codes {
+            builder.relative[code as usize] = builder.classify(code);
+        }
+        builder.relative
+    }
+}
+
+/// Pattern lookup for one rule: `get(color, code)` with the neighbour code
+/// in absolute colours.
+pub struct PatternTable {
+    by_color: [Vec<Pattern>; 2],
+}
+
+fn swap_colors(code: u32) -> u32 {
+    let mut out = 0;
+    for s in 0..8 {
+        let cell = (code >> (2 * s)) & 3;
+        let swapped = match cell as u8 {
+            BLACK => u32::from(WHITE),
+            WHITE => u32::from(BLACK),
+            other => u32::from(other),
+        };
+        out |= swapped << (2 * s);
+    }
+    out
+}
+
+impl PatternTable {
+    fn build(rule: Rule) -> PatternTable {
+        // For black, own = BLACK = 1 and opponent = WHITE = 2: the
+        // relative code is the absolute one. For white, swap the colours.
+        let black = Builder::build(rule, true);
+        let white_relative = Builder::build(rule, false);
+        let white = (0..1u32 << 16)
+            .map(|c| white_relative[swap_colors(c) as usize])
+            .collect();
+        PatternTable {
+            by_color: [black, white],
+        }
+    }
+
+    pub fn for_rule(rule: Rule) -> &'static PatternTable {
+        static TABLES: [OnceLock<PatternTable>; 4] = [const { OnceLock::new() }; 4];
+        let index = Rule::ALL.iter().position(|&r| r == rule).unwrap_or(0);
+        TABLES[index].get_or_init(|| PatternTable::build(rule))
+    }
+
+    #[inline]
+    pub fn get(&self, color: u8, code: u16) -> Pattern {
+        self.by_color[(color - 1) as usize][code as usize]
+    }
+}
+
+/// What a move on a cell threatens, all four lines together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Threat {
+    None,
+    Three,
+    Four,
+    /// Two open threes.
+    DoubleThree,
+    /// A four and an open three.
+    FourThree,
+    /// An open four or two fours: wins unless the opponent wins first.
+    OpenFour,
+    Five,
+}
+
+pub const THREATS: usize = 7;
+
+/// Combined threat and evaluation weight of the four patterns of a cell.
+pub fn combine(patterns: [Pattern; 4]) -> (Threat, i32) {
+    let mut count = [0u8; ALL.len()];
+    for p in patterns {
+        count[p as usize] += 1;
+    }
+    let n = |p: Pattern| count[p as usize];
+    let fours = n(Pattern::Blocked4) + n(Pattern::Open4);
+    let threat = if n(Pattern::Five) > 0 {
+        Threat::Five
+    } else if n(Pattern::Open4) > 0 || fours >= 2 {
+        Threat::OpenFour
+    } else if fours == 1 && n(Pattern::Open3) > 0 {
+        Threat::FourThree
+    } else if n(Pattern::Open3) >= 2 {
+        Threat::DoubleThree
+    } else if fours == 1 {
+        Threat::Four
+    } else if n(Pattern::Open3) == 1 {
+        Threat::Three
+    } else {
+        Threat::None
+    };
+    const WEIGHT: [i32; ALL.len()] = [0, 1, 2, 6, 7, 24, 28, 90, 300, 0];
+    let mut weight: i32 = patterns.iter().map(|&p| WEIGHT[p as usize]).sum();
+    weight += match threat {
+        Threat::OpenFour => 150,
+        Threat::FourThree => 100,
+        Threat::DoubleThree => 60,
+        _ => 0,
+    };
+    (threat, weight)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::gomoku::rules::WALL;
+
+    /// Code of a line written like "..xx_x..." (9 chars, `_` the centre
+    /// where the own stone goes; x own, o opponent, # wall, . empty).
+    fn code(text: &str) -> u16 {
+        let chars: Vec<char> = text.chars().collect();
+        assert_eq!(chars.len(), 9);
+        let mut code = 0u32;
+        for k in -4..=4isize {
+            if k == 0 {
+                continue;
+            }
+            let v = match chars[(k + 4) as usize] {
+                'x' => BLACK,
+                'o' => WHITE,
+                '#' => WALL,
+                _ => EMPTY,
+            };
+            code |= u32::from(v) << (2 * slot(k));
+        }
+        code as u16
+    }
+
+    #[test]
+    fn patterns_of_lines() {
+        let table = PatternTable::for_rule(Rule::Freestyle);
+        let black = |t: &str| table.get(BLACK, code(t));
+        assert_eq!(black("..xx_xx.."), Pattern::Five);
+        assert_eq!(
+            black(".xxx_xx.."),
+            Pattern::Five,
+            "overline wins in freestyle"
+        );
+        assert_eq!(black("...x_xx.."), Pattern::Open4);
+        assert_eq!(black("..ox_xx.."), Pattern::Blocked4);
+        assert_eq!(black("..x._xx.."), Pattern::Blocked4);
+        assert_eq!(black("...x_x..."), Pattern::Open3);
+        assert_eq!(black("..ox_x..."), Pattern::Blocked3);
+        assert_eq!(black("...x_...."), Pattern::Open2);
+        assert_eq!(black("...._...."), Pattern::Open1);
+        assert_eq!(
+            black("...#_...."),
+            Pattern::None,
+            "walled in on one side, too little room"
+        );
+        assert_eq!(black("..o._o..."), Pattern::None);
+        // The same line seen by white is the colour-swapped line.
+        assert_eq!(table.get(WHITE, code("..oo_oo..")), Pattern::Five);
+        assert_eq!(table.get(WHITE, code("..xx_xx..")), Pattern::None);
+    }
+
+    #[test]
+    fn exact_five_rules_see_overlines() {
+        let standard = PatternTable::for_rule(Rule::Standard);
+        assert_eq!(standard.get(BLACK, code(".xxx_xx..")), Pattern::Overline);
+        assert_eq!(standard.get(BLACK, code("..xx_xx..")), Pattern::Five);
+        let renju = PatternTable::for_rule(Rule::Renju);
+        assert_eq!(renju.get(BLACK, code(".xxx_xx..")), Pattern::Overline);
+        assert_eq!(
+            renju.get(WHITE, code(".ooo_oo..")),
+            Pattern::Five,
+            "white may overline in renju"
+        );
+        let caro = PatternTable::for_rule(Rule::Caro);
+        assert_eq!(
+            caro.get(BLACK, code(".oxx_xxo.")),
+            Pattern::None,
+            "blocked at both ends"
+        );
+        assert_eq!(
+            caro.get(BLACK, code(".#xx_xxo.")),
+            Pattern::Five,
+            "the edge does not block"
+        );
+        assert_eq!(caro.get(BLACK, code(".oxx_xx..")), Pattern::Five);
+    }
+
+    #[test]
+    fn threats_combine_lines() {
+        use Pattern::*;
+        assert_eq!(combine([Five, None, None, None]).0, Threat::Five);
+        assert_eq!(
+            combine([Blocked4, Blocked4, None, None]).0,
+            Threat::OpenFour
+        );
+        assert_eq!(combine([Blocked4, Open3, None, None]).0, Threat::FourThree);
+        assert_eq!(combine([Open3, Open3, Open2, None]).0, Threat::DoubleThree);
+        assert_eq!(combine([Open2, Open2, Open1, None]).0, Threat::None);
+    }
+}

@@ -1,0 +1,312 @@
+use super::*;
+use crate::game::perft::perft;
+
+fn settings(rule: Rule) -> Settings {
+    Settings {
+        size: Some((15, 15)),
+        rule: Some(rule.name().to_string()),
+    }
+}
+
+/// A 15x15 position from a diagram of its top rows (x black, o white).
+fn diagram(rule: Rule, rows: &[&str], side: Player) -> Gomoku {
+    let mut fen_rows = Vec::new();
+    for r in 0..15 {
+        let row = rows.get(r).copied().unwrap_or("");
+        let mut text = String::new();
+        let mut run = 0;
+        for c in 0..15 {
+            match row.as_bytes().get(c) {
+                Some(b'x') | Some(b'o') => {
+                    if run > 0 {
+                        text.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    text.push(row.as_bytes()[c] as char);
+                }
+                _ => run += 1,
+            }
+        }
+        if run > 0 {
+            text.push_str(&run.to_string());
+        }
+        fen_rows.push(text);
+    }
+    let side = if side == Player::P1 { "x" } else { "o" };
+    Gomoku::from_fen(&format!("{} {side}", fen_rows.join("/")), &settings(rule)).unwrap()
+}
+
+fn cell(pos: &Gomoku, row: usize, col: usize) -> u16 {
+    pos.index(row, col) as u16
+}
+
+/// Plays `(row, col)` for the side to move and returns the outcome.
+fn play_at(mut pos: Gomoku, row: usize, col: usize) -> Option<Outcome> {
+    let mv = cell(&pos, row, col);
+    pos.make_move(mv);
+    pos.outcome()
+}
+
+#[test]
+fn perft_counts_empty_cells() {
+    let mut pos = Gomoku::start(&Settings::default()).unwrap();
+    assert_eq!(perft(&mut pos, 1), 225);
+    assert_eq!(perft(&mut pos, 2), 225 * 224);
+    assert_eq!(perft(&mut pos, 3), 225 * 224 * 223);
+    let mut small = Gomoku::start(&Settings {
+        size: Some((7, 5)),
+        rule: None,
+    })
+    .unwrap();
+    assert_eq!(perft(&mut small, 2), 35 * 34);
+}
+
+#[test]
+fn overline_wins_in_freestyle_only() {
+    let rows = ["", "", "", "", "", "xxx.xx", "oooo", "", "o"];
+    for (rule, black_wins) in [
+        (Rule::Freestyle, true),
+        (Rule::Standard, false),
+        (Rule::Renju, false),
+        (Rule::Caro, false),
+    ] {
+        let pos = diagram(rule, &rows, Player::P1);
+        if rule == Rule::Renju {
+            assert!(
+                pos.is_forbidden(pos.index(5, 3)),
+                "overline is forbidden for black"
+            );
+            assert!(pos.parse_move("d10").is_err());
+            continue;
+        }
+        let won = play_at(pos, 5, 3) == Some(Outcome::Win(Player::P1));
+        assert_eq!(won, black_wins, "{rule}");
+    }
+    // White may make an overline in renju, not in standard.
+    let rows = ["", "", "", "", "", "ooo.oo", "xxxx.x", "", "", "", "x"];
+    let renju = diagram(Rule::Renju, &rows, Player::P2);
+    assert_eq!(play_at(renju, 5, 3), Some(Outcome::Win(Player::P2)));
+    let standard = diagram(Rule::Standard, &rows, Player::P2);
+    assert_eq!(play_at(standard, 5, 3), None);
+}
+
+#[test]
+fn renju_double_three_is_forbidden() {
+    let rows = ["", "", "", ".....x", ".....x", "...xx"];
+    let pos = diagram(Rule::Renju, &rows, Player::P1);
+    assert!(pos.is_forbidden(pos.index(5, 5)));
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    assert!(!moves.contains(&cell(&pos, 5, 5)));
+    assert!(moves.contains(&cell(&pos, 5, 6)));
+    // The same shape is fine for white, and in the other rules.
+    let rows_white = ["", "", "", ".....o", ".....o", "...oo", "", "", "x.x.x"];
+    let white = diagram(Rule::Renju, &rows_white, Player::P2);
+    assert!(white.parse_move("f10").is_ok());
+    assert!(!diagram(Rule::Standard, &rows, Player::P1).is_forbidden(pos.index(5, 5)));
+}
+
+#[test]
+fn renju_double_four_is_forbidden_also_on_one_line() {
+    let rows = ["", "", ".....x", ".....x", ".....x", ".oxxx"];
+    let pos = diagram(Rule::Renju, &rows, Player::P1);
+    assert!(pos.is_forbidden(pos.index(5, 5)), "two fours in two lines");
+    let rows = ["", "", "", "", "", "..x.x.x.x"];
+    let pos = diagram(Rule::Renju, &rows, Player::P1);
+    assert!(
+        pos.is_forbidden(pos.index(5, 5)),
+        "x.xxx.x: two fours on one line"
+    );
+    // A single straight four is allowed.
+    let rows = ["", "", "", "", "", "...xx.x"];
+    let pos = diagram(Rule::Renju, &rows, Player::P1);
+    assert!(!pos.is_forbidden(pos.index(5, 5)));
+}
+
+#[test]
+fn renju_false_double_three_is_allowed() {
+    // Horizontal: the three's only straight-four point (f10... col 6) is an
+    // overline point for black, so the three is not real; the vertical
+    // three is. One real three: allowed.
+    let false_three = [
+        "", "", "......x", ".....xx", ".....xx", ".o.xx", "......x", "......x",
+    ];
+    let pos = diagram(Rule::Renju, &false_three, Player::P1);
+    assert!(
+        pos.is_forbidden(pos.index(5, 6)),
+        "the four-point is an overline point"
+    );
+    assert!(
+        !pos.is_forbidden(pos.index(5, 5)),
+        "one of the two threes is false"
+    );
+    // Without the overline trap both threes are real: forbidden.
+    let real = ["", "", "", ".....x", ".....x", ".o.xx"];
+    let pos = diagram(Rule::Renju, &real, Player::P1);
+    assert!(pos.is_forbidden(pos.index(5, 5)));
+}
+
+#[test]
+fn renju_five_wins_even_with_a_forbidden_shape() {
+    // (5,5) makes five in the row and a double three elsewhere.
+    let rows = ["", "", "", ".....x", ".....x", ".xxxx", "", "", "oooo"];
+    let pos = diagram(Rule::Renju, &rows, Player::P1);
+    assert!(!pos.is_forbidden(pos.index(5, 5)));
+    assert_eq!(play_at(pos, 5, 5), Some(Outcome::Win(Player::P1)));
+}
+
+#[test]
+fn caro_needs_an_unblocked_five_but_the_edge_does_not_block() {
+    let blocked = diagram(
+        Rule::Caro,
+        &["", "", "", "", "", "oxxxx.o", "", "o", "o"],
+        Player::P1,
+    );
+    assert_eq!(play_at(blocked, 5, 5), None, "o xxxxx o is no win in caro");
+    let edge = diagram(
+        Rule::Caro,
+        &["", "", "", "", "", "xxxx.o", "", "o", "o"],
+        Player::P1,
+    );
+    assert_eq!(
+        play_at(edge, 5, 4),
+        Some(Outcome::Win(Player::P1)),
+        "the edge does not block"
+    );
+    let one_side = diagram(
+        Rule::Caro,
+        &["", "", "", "", "", "oxxxx..", "", "o", "o"],
+        Player::P1,
+    );
+    assert_eq!(play_at(one_side, 5, 5), Some(Outcome::Win(Player::P1)));
+    let freestyle = diagram(
+        Rule::Freestyle,
+        &["", "", "", "", "", "oxxxx.o", "", "o", "o"],
+        Player::P1,
+    );
+    assert_eq!(play_at(freestyle, 5, 5), Some(Outcome::Win(Player::P1)));
+}
+
+#[test]
+fn full_board_without_five_is_a_draw() {
+    // 5x5 filled in a pattern without five in a row.
+    let fen = "xxoox/ooxxo/xxoox/ooxxo/xxoo1 o";
+    let settings = Settings {
+        size: Some((5, 5)),
+        rule: None,
+    };
+    let mut pos = Gomoku::from_fen(fen, &settings).unwrap();
+    assert_eq!(pos.outcome(), None);
+    let mv = pos.parse_move("e1").unwrap();
+    pos.make_move(mv);
+    assert_eq!(pos.outcome(), Some(Outcome::Draw));
+}
+
+#[test]
+fn incremental_state_matches_a_rebuild() {
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    for rule in Rule::ALL {
+        let s = settings(rule);
+        let mut pos = Gomoku::start(&s).unwrap();
+        let mut played = Vec::new();
+        for _ in 0..60 {
+            let mut moves = Vec::new();
+            pos.search_moves(&mut moves);
+            let Some(&mv) = moves.choose(&mut rng) else {
+                break;
+            };
+            pos.make_move(mv);
+            played.push(mv);
+            let rebuilt = Gomoku::from_fen(&pos.to_fen(), &s).unwrap();
+            assert_eq!(pos, rebuilt, "{rule} after {}", pos.to_fen());
+            if pos.outcome().is_some() {
+                break;
+            }
+        }
+        while let Some(mv) = played.pop() {
+            pos.unmake_move(mv);
+        }
+        assert_eq!(
+            pos,
+            Gomoku::start(&s).unwrap(),
+            "{rule}: unmake restores the start"
+        );
+    }
+}
+
+#[test]
+fn seek_the_must_win_then_block() {
+    // Black to move has four in a row: the only search move wins.
+    let pos = diagram(
+        Rule::Freestyle,
+        &["", "", "", "", "", ".xxxx", "", "oooo"],
+        Player::P1,
+    );
+    let mut moves = Vec::new();
+    pos.search_moves(&mut moves);
+    assert_eq!(moves.len(), 1);
+    let (row, col) = pos.coords(moves[0] as usize);
+    assert_eq!(play_at(pos, row, col), Some(Outcome::Win(Player::P1)));
+    // White to move must block black's four (white has no five).
+    let pos = diagram(
+        Rule::Freestyle,
+        &["", "", "", "", "", "oxxxx", "", "ooo"],
+        Player::P2,
+    );
+    let mut moves = Vec::new();
+    pos.search_moves(&mut moves);
+    assert_eq!(moves, vec![cell(&pos, 5, 5)]);
+}
+
+#[test]
+fn notation_and_fen() {
+    let pos = Gomoku::start(&Settings::default()).unwrap();
+    let h8 = pos.parse_move("h8").unwrap();
+    assert_eq!(pos.coords(h8 as usize), (7, 7));
+    assert_eq!(pos.move_to_string(h8), "h8");
+    assert_eq!(pos.move_to_string(cell(&pos, 14, 0)), "a1");
+    assert_eq!(pos.move_to_string(cell(&pos, 0, 14)), "o15");
+    for bad in ["p1", "a0", "a16", "h", "8", "zz3", ""] {
+        assert!(pos.parse_move(bad).is_err(), "{bad}");
+    }
+    let wide = Gomoku::start(&Settings {
+        size: Some((32, 20)),
+        rule: None,
+    })
+    .unwrap();
+    let far = wide.parse_move("af20").unwrap();
+    assert_eq!(wide.coords(far as usize), (0, 31));
+    assert_eq!(wide.move_to_string(far), "af20");
+    let mut p = pos.clone();
+    for m in ["h8", "i9", "h9"] {
+        let mv = p.parse_move(m).unwrap();
+        p.make_move(mv);
+    }
+    let fen = p.to_fen();
+    assert_eq!(fen, "15/15/15/15/15/15/7xo6/7x7/15/15/15/15/15/15/15 o");
+    assert_eq!(Gomoku::from_fen(&fen, &Settings::default()).unwrap(), p);
+    assert!(Gomoku::from_fen("15/15 x", &Settings::default()).is_err());
+    assert!(
+        Gomoku::start(&Settings {
+            size: Some((4, 15)),
+            rule: None
+        })
+        .is_err()
+    );
+    assert!(
+        Gomoku::start(&Settings {
+            size: Some((33, 15)),
+            rule: None
+        })
+        .is_err()
+    );
+    assert!(
+        Gomoku::start(&Settings {
+            size: None,
+            rule: Some("pente".into())
+        })
+        .is_err()
+    );
+}
