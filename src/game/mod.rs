@@ -3,6 +3,7 @@
 //! methods at the bottom of the trait, which have neutral defaults.
 
 pub mod connect4;
+pub mod lasca;
 pub mod perft;
 pub mod tictactoe;
 pub mod zobrist;
