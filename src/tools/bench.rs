@@ -23,6 +23,15 @@ fn suite(game: &str) -> &'static [(&'static str, u32)] {
             ("5 4 5 5 1 7 4 3 6 1 2 6 3 3 6 2", 18),
         ],
         "tictactoe" => &[("", 9), ("b2 a1", 9), ("a1 b2 c3", 9)],
+        "lasca" => &[
+            ("", 17),
+            ("c3-b4 a5-c3 b2-d4", 19),
+            ("e3-d4 c5-e3 f2-d4 e5-f4 g3-e5 d6-f4 g1-f2 f4-g3", 18),
+            (
+                "c3-b4 a5-c3 b2-d4 g5-f4 e3-g5 c5-e3 d2-f4 d4-b2 a1-c3 e5-d4 e3-c5 d6-b4-d2",
+                18,
+            ),
+        ],
         _ => &[],
     }
 }
