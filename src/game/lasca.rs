@@ -54,7 +54,7 @@ fn column_key(sq: usize, col: Column) -> u64 {
     z ^ (z >> 31)
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Lasca {
     cols: [Column; SQUARES],
     /// Squares commanded by each side.
@@ -69,6 +69,27 @@ pub struct Lasca {
     history: Vec<u64>,
     /// `quiet` before each move made.
     quiet_undo: Vec<u16>,
+}
+
+/// By hand so that a copy (the search's own) keeps room for a long line
+/// instead of growing its undo vectors during search.
+impl Clone for Lasca {
+    fn clone(&self) -> Lasca {
+        let mut history = Vec::with_capacity(self.history.len() + HISTORY_CAPACITY);
+        history.extend_from_slice(&self.history);
+        let mut quiet_undo = Vec::with_capacity(self.quiet_undo.len() + HISTORY_CAPACITY);
+        quiet_undo.extend_from_slice(&self.quiet_undo);
+        Lasca {
+            cols: self.cols,
+            commanders: self.commanders,
+            officers: self.officers,
+            side: self.side,
+            quiet: self.quiet,
+            hash: self.hash,
+            history,
+            quiet_undo,
+        }
+    }
 }
 
 impl Lasca {

@@ -292,6 +292,24 @@ fn hundred_quiet_plies_draw() {
     assert_eq!(p.outcome(), None);
 }
 
+/// The same position seen from the other side: board turned half round,
+/// colours swapped, the other side to move.
+fn mirrored(pos: &Lasca) -> Lasca {
+    let other = pos.side_to_move().other();
+    let mut m = Lasca::empty(other, pos.quiet_plies());
+    for sq in 0..board::SQUARES {
+        let mut col = column::Column::EMPTY;
+        for piece in pos.column(sq).pieces() {
+            col.push_bottom(column::Piece {
+                side: 1 - piece.side,
+                officer: piece.officer,
+            });
+        }
+        m.set_column(board::SQUARES - 1 - sq, col);
+    }
+    m
+}
+
 #[test]
 fn random_games_keep_every_invariant() {
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -314,6 +332,11 @@ fn random_games_keep_every_invariant() {
                 assert!(p.history_slot(m) < Lasca::HISTORY_SLOTS);
             }
             assert!(p.evaluate().abs() < crate::game::EVAL_LIMIT);
+            let m = mirrored(&p);
+            assert_eq!(m.evaluate(), p.evaluate(), "symmetry at {}", p.to_fen());
+            assert_eq!(legal(&m).len(), moves.len());
+            let copy = p.clone();
+            assert_eq!((copy.to_fen(), copy.hash()), (p.to_fen(), p.hash()));
             let mv = moves[rand(moves.len())];
             p.make_move(mv);
             made.push(mv);
