@@ -9,6 +9,12 @@
 //! for the whole move, and the top piece of each jumped column is taken at
 //! once, so a square emptied by a jump may be landed on later in the same
 //! move (it may never be jumped twice).
+//!
+//! The game ends when the side to move has no legal move (it loses), on a
+//! third occurrence of a position with the same side to move, or after 100
+//! plies without a capture or a soldier move (both draws). Only officer
+//! moves are reversible, so the repetition scan looks back no further than
+//! that ply counter.
 
 mod board;
 mod column;
