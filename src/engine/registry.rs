@@ -3,11 +3,12 @@
 use super::session::{GameSession, Session};
 use crate::game::connect4::Connect4;
 use crate::game::gomoku::Gomoku;
+use crate::game::lasca::Lasca;
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, Settings};
 use crate::search::SearchParams;
 
-pub const GAMES: &[&str] = &[Gomoku::NAME, Connect4::NAME, TicTacToe::NAME];
+pub const GAMES: &[&str] = &[Gomoku::NAME, Connect4::NAME, TicTacToe::NAME, Lasca::NAME];
 pub const DEFAULT_GAME: &str = Gomoku::NAME;
 
 /// A session for `game` at its start position.
@@ -22,6 +23,7 @@ pub fn create(
         Gomoku::NAME => Box::new(GameSession::<Gomoku>::new(settings, hash_mb, params)?),
         Connect4::NAME => Box::new(GameSession::<Connect4>::new(settings, hash_mb, params)?),
         TicTacToe::NAME => Box::new(GameSession::<TicTacToe>::new(settings, hash_mb, params)?),
+        Lasca::NAME => Box::new(GameSession::<Lasca>::new(settings, hash_mb, params)?),
         other => {
             return Err(format!(
                 "unknown game '{other}' (known: {})",

@@ -4,6 +4,7 @@
 
 pub mod connect4;
 pub mod gomoku;
+pub mod lasca;
 pub mod perft;
 pub mod tictactoe;
 pub mod zobrist;

@@ -30,6 +30,15 @@ fn suite(game: &str) -> &'static [(&'static str, u32)] {
             ("h8 h9 i9 g7 j10 k11 g9 i7", 6),
             ("h8 i8 g9 i9 i10 j9 h9 h10 g7 f6 g8", 6),
         ],
+        "lasca" => &[
+            ("", 17),
+            ("c3-b4 a5-c3 b2-d4", 19),
+            ("e3-d4 c5-e3 f2-d4 e5-f4 g3-e5 d6-f4 g1-f2 f4-g3", 18),
+            (
+                "c3-b4 a5-c3 b2-d4 g5-f4 e3-g5 c5-e3 d2-f4 d4-b2 a1-c3 e5-d4 e3-c5 d6-b4-d2",
+                18,
+            ),
+        ],
         _ => &[],
     }
 }
