@@ -36,9 +36,9 @@ pub fn budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
     let Some(turn) = limits.turn_limit else {
         return planned;
     };
-    // Keep a margin of a twentieth on top of the overhead: a reply after
-    // the turn limit loses the game.
-    let cap = Duration::from_millis(turn.saturating_sub(overhead_ms + turn / 20).max(1));
+    // Keep a margin of a tenth on top of the overhead: a reply after the
+    // turn limit loses the game, and a loaded machine answers late.
+    let cap = Duration::from_millis(turn.saturating_sub(overhead_ms + turn / 10).max(1));
     let hard = planned.hard.map_or(cap, |h| h.min(cap));
     let soft = planned.soft.map_or(cap * 6 / 10, |s| s.min(hard)).min(hard);
     Budget {
@@ -127,7 +127,7 @@ mod tests {
             ..Default::default()
         };
         let b = budget(&turn, Player::P1, 30);
-        assert_eq!((ms(b.soft), ms(b.hard)), (552, 920));
+        assert_eq!((ms(b.soft), ms(b.hard)), (522, 870));
         let clock = GoLimits {
             turn_limit: Some(1000),
             time: [Some(3000), None],

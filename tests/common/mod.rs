@@ -138,6 +138,10 @@ impl Engine {
         text
     }
 
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn count(&self, prefix: &str) -> usize {
         self.transcript
             .iter()

@@ -1,0 +1,382 @@
+//! Piskvork transcripts through the real `pbrain-ply` binary.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Engine, PATIENCE};
+use ply::game::gomoku::{Gomoku, Rule};
+use ply::game::{Game, Outcome, Player, Settings};
+
+fn brain() -> Engine {
+    Engine::start("pbrain-ply", &[])
+}
+
+fn is_move(line: &str, size: usize) -> Option<(usize, usize)> {
+    let (x, y) = line.split_once(',')?;
+    let (x, y): (usize, usize) = (x.parse().ok()?, y.parse().ok()?);
+    (x < size && y < size).then_some((x, y))
+}
+
+/// The next line, which must be a move on a board of `size`.
+fn expect_move(e: &mut Engine, size: usize) -> (usize, usize) {
+    let line = e.next_line(PATIENCE).expect("a move");
+    is_move(&line, size)
+        .unwrap_or_else(|| panic!("'{line}' is not a move; transcript {:#?}", e.transcript))
+}
+
+#[test]
+fn the_judge_sends_everything_at_once_and_board_comes_first() {
+    let mut e = brain();
+    // Gomocup's judge: START, all INFO keys and the first BOARD without
+    // waiting for OK.
+    let start = Instant::now();
+    for line in [
+        "START 20",
+        "INFO timeout_match 180000",
+        "INFO timeout_turn 1000",
+        "INFO time_left 180000",
+        "INFO max_memory 367001600",
+        "INFO game_type 1",
+        "INFO rule 0",
+        "INFO folder /tmp",
+        "BOARD",
+        "10,10,2",
+        "DONE",
+    ] {
+        e.send(line);
+    }
+    assert_eq!(e.next_line(PATIENCE).unwrap(), "OK");
+    let (x, y) = expect_move(&mut e, 20);
+    assert!(
+        start.elapsed() < Duration::from_millis(1000),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert_ne!((x, y), (10, 10));
+    e.send(&format!("INFO time_left {}", 179_000));
+    e.send("TURN 11,11");
+    let (x2, y2) = expect_move(&mut e, 20);
+    assert!(![(10, 10), (11, 11), (x, y)].contains(&(x2, y2)));
+    let end = Instant::now();
+    e.send("END");
+    assert!(
+        e.wait_exit(Duration::from_millis(500)).is_some(),
+        "END exits within 0.5 s"
+    );
+    assert!(end.elapsed() < Duration::from_millis(500));
+    assert_eq!(e.stderr(), "", "nothing on stderr");
+    assert!(
+        e.transcript
+            .iter()
+            .all(|l| l == "OK" || is_move(l, 20).is_some()),
+        "only protocol lines: {:#?}",
+        e.transcript
+    );
+}
+
+#[test]
+fn every_command_answers_in_its_own_form() {
+    let mut e = brain();
+    let about = e.ask("ABOUT");
+    assert!(about.starts_with("name=\"Ply\", version=\""), "{about}");
+    assert!(about.contains("author=\"") && about.contains("country=\""));
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 200");
+    e.send("BEGIN");
+    let first = expect_move(&mut e, 15);
+    assert_eq!(first, (7, 7), "the first stone goes in the centre");
+    e.send("TURN 8,8");
+    let second = expect_move(&mut e, 15);
+    assert_eq!(e.ask(&format!("TAKEBACK {},{}", second.0, second.1)), "OK");
+    assert_eq!(e.ask("TAKEBACK 8,8"), "OK");
+    assert!(e.ask("TAKEBACK 3,3").starts_with("ERROR"));
+    // PLAY imposes the brain's own move.
+    assert_eq!(e.ask("PLAY 3,4"), "3,4");
+    assert_eq!(e.ask("RESTART"), "OK");
+    e.send("BEGIN");
+    assert_eq!(expect_move(&mut e, 15), (7, 7), "RESTART cleared the board");
+    assert_eq!(e.ask("RECTSTART 20,12"), "OK");
+    e.send("TURN 19,11");
+    let (x, y) = expect_move(&mut e, 20);
+    assert!(y < 12, "inside the 20x12 board: {x},{y}");
+    assert!(e.ask("START 4").starts_with("ERROR"));
+    assert!(e.ask("START 40").starts_with("ERROR"));
+    assert!(e.ask("RECTSTART 10").starts_with("ERROR"));
+    assert_eq!(
+        e.ask("START 15"),
+        "OK",
+        "a failed START leaves the brain usable"
+    );
+    assert_eq!(e.ask("FOO 1"), "UNKNOWN FOO");
+    e.send("YXHASHCLEAR");
+    // YXBOARD sets a position without a move; YXNBEST plays the best of n.
+    e.send("YXBOARD");
+    for stone in [
+        "7,7,1", "8,7,1", "9,7,1", "10,7,1", "7,8,2", "8,8,2", "9,8,2",
+    ] {
+        e.send(stone);
+    }
+    e.send("DONE");
+    e.send("YXNBEST 2");
+    let lines = e.read_until("");
+    assert!(lines[0].starts_with("MESSAGE 1. "), "{lines:?}");
+    let second = e.next_line(PATIENCE).unwrap();
+    assert!(second.starts_with("MESSAGE 2. "), "{second}");
+    let best = expect_move(&mut e, 15);
+    assert!(
+        [(6, 7), (11, 7)].contains(&best),
+        "either end wins: {best:?}"
+    );
+    e.send("END");
+    assert!(e.wait_exit(Duration::from_millis(500)).is_some());
+}
+
+#[test]
+fn bad_input_is_an_error_and_changes_nothing() {
+    let mut e = brain();
+    assert!(
+        e.ask("TURN 7,7").starts_with("ERROR"),
+        "a move before START"
+    );
+    assert!(e.ask("BEGIN").starts_with("ERROR"));
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 100");
+    for bad in [
+        "TURN 99,99",
+        "TURN a,b",
+        "TURN 7",
+        "TURN -1,3",
+        "INFO timeout_turn soon",
+        "INFO rule 99",
+    ] {
+        let reply = e.ask(bad);
+        assert!(reply.starts_with("ERROR"), "'{bad}' gave '{reply}'");
+    }
+    e.send("TURN 7,7");
+    let own = expect_move(&mut e, 15);
+    for taken in ["TURN 7,7".to_string(), format!("TURN {},{}", own.0, own.1)] {
+        let reply = e.ask(&taken);
+        assert!(
+            reply.starts_with("ERROR") && reply.contains("occupied"),
+            "{reply}"
+        );
+    }
+    // A bad BOARD leaves the previous position.
+    e.send("BOARD");
+    e.send("1,1,1");
+    e.send("x,y,z");
+    e.send("DONE");
+    assert!(e.next_line(PATIENCE).unwrap().starts_with("ERROR"));
+    e.send("BOARD");
+    e.send("20,1,1");
+    e.send("DONE");
+    assert!(e.next_line(PATIENCE).unwrap().starts_with("ERROR"));
+    // The game goes on from where it was: 7,7 and our stone are taken.
+    e.send("TURN 0,0");
+    let next = expect_move(&mut e, 15);
+    assert!(![(7, 7), own, (0, 0)].contains(&next));
+    e.send("END");
+    assert!(e.wait_exit(Duration::from_millis(500)).unwrap().success());
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn yxstop_moves_now() {
+    let mut e = brain();
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 60000");
+    e.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    e.send("YXSTOP");
+    expect_move(&mut e, 15);
+    assert!(
+        start.elapsed() < Duration::from_millis(200),
+        "YXSTOP took {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn renju_forbidden_points_are_shown_and_never_played() {
+    let mut e = brain();
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO rule 4");
+    e.send("INFO timeout_turn 300");
+    // Brain is black (four stones each): 9,7 would be a double three.
+    e.send("YXBOARD");
+    for stone in [
+        "7,7,1", "8,7,1", "9,8,1", "9,9,1", "1,1,2", "2,2,2", "3,1,2", "14,1,2",
+    ] {
+        e.send(stone);
+    }
+    e.send("DONE");
+    assert_eq!(e.ask("YXSHOWFORBID"), "FORBID 0907.");
+    e.send("INFO rule 0");
+    assert_eq!(
+        e.ask("YXSHOWFORBID"),
+        "FORBID .",
+        "no forbidden points in freestyle"
+    );
+}
+
+#[test]
+fn swap2_answers_in_the_forms_the_protocol_allows() {
+    let mut e = brain();
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 400");
+    e.send("SWAP2BOARD");
+    e.send("DONE");
+    let opening = e.next_line(PATIENCE).unwrap();
+    let stones: Vec<&str> = opening.split(' ').collect();
+    assert_eq!(stones.len(), 3, "{opening}");
+    assert!(stones.iter().all(|s| is_move(s, 15).is_some()), "{opening}");
+    for placed in [
+        vec!["7,7", "8,8", "9,7"],
+        vec!["7,7", "8,8", "9,7", "6,6", "9,9"],
+    ] {
+        e.send("SWAP2BOARD");
+        for s in &placed {
+            e.send(s);
+        }
+        e.send("DONE");
+        let answer = e.next_line(PATIENCE).unwrap();
+        assert!(
+            answer == "SWAP"
+                || is_move(&answer, 15)
+                    .is_some_and(|m| !placed.contains(&format!("{},{}", m.0, m.1).as_str())),
+            "{answer}"
+        );
+    }
+}
+
+#[test]
+fn time_limits_are_kept() {
+    let mut e = brain();
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 1000");
+    e.send("INFO timeout_match 100000");
+    // A busy middle game.
+    e.send("BOARD");
+    for (i, (x, y)) in [
+        (7, 7),
+        (8, 8),
+        (8, 7),
+        (6, 7),
+        (9, 6),
+        (10, 5),
+        (7, 9),
+        (6, 8),
+        (9, 8),
+        (9, 7),
+        (5, 9),
+        (8, 6),
+    ]
+    .iter()
+    .enumerate()
+    {
+        e.send(&format!("{x},{y},{}", if i % 2 == 0 { 2 } else { 1 }));
+    }
+    e.send("DONE");
+    let start = Instant::now();
+    expect_move(&mut e, 15);
+    assert!(
+        start.elapsed() < Duration::from_millis(1000),
+        "turn limit: {:?}",
+        start.elapsed()
+    );
+    // Little match time left under a generous turn limit: move quickly.
+    e.send("INFO timeout_turn 30000");
+    e.send("INFO time_left 3000");
+    let start = Instant::now();
+    e.send("TURN 0,0");
+    expect_move(&mut e, 15);
+    assert!(
+        start.elapsed() < Duration::from_millis(400),
+        "time_left: {:?}",
+        start.elapsed()
+    );
+    e.send("INFO timeout_turn 0");
+    let start = Instant::now();
+    e.send("TURN 0,1");
+    expect_move(&mut e, 15);
+    assert!(
+        start.elapsed() < Duration::from_millis(150),
+        "timeout_turn 0: {:?}",
+        start.elapsed()
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn memory_stays_within_max_memory() {
+    let mut e = brain();
+    e.send("START 20");
+    e.send("INFO max_memory 367001600");
+    e.send("INFO timeout_turn 1500");
+    e.send("BEGIN");
+    assert_eq!(e.next_line(PATIENCE).unwrap(), "OK");
+    expect_move(&mut e, 20);
+    e.send("TURN 9,9");
+    expect_move(&mut e, 20);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.pid())).unwrap();
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    assert!(peak_kb * 1024 < 350 << 20, "peak {} MB", peak_kb / 1024);
+}
+
+/// One game of pbrain-ply against itself, refereed with Ply's own rules.
+fn self_play(rule: Rule, gomocup_rule: u32, size: usize) -> Option<Outcome> {
+    let mut brains = [brain(), brain()];
+    for b in &mut brains {
+        assert_eq!(b.ask(&format!("START {size}")), "OK");
+        b.send("INFO timeout_turn 40");
+        b.send(&format!("INFO rule {gomocup_rule}"));
+    }
+    let settings = Settings {
+        size: Some((size, size)),
+        rule: Some(rule.name().to_string()),
+    };
+    let mut referee = Gomoku::start(&settings).unwrap();
+    brains[0].send("BEGIN");
+    let mut to_move = 0;
+    loop {
+        let (x, y) = expect_move(&mut brains[to_move], size);
+        let cell = referee.index(y, x) as u16;
+        let mut legal = Vec::new();
+        referee.generate_moves(&mut legal);
+        assert!(
+            legal.contains(&cell),
+            "{rule}: illegal {x},{y} in {}",
+            referee.to_fen()
+        );
+        referee.make_move(cell);
+        if let Some(outcome) = referee.outcome() {
+            for b in &mut brains {
+                b.send("END");
+            }
+            return Some(outcome);
+        }
+        to_move = 1 - to_move;
+        brains[to_move].send(&format!("TURN {x},{y}"));
+    }
+}
+
+#[test]
+fn self_play_ends_legally_in_every_rule() {
+    for (rule, mask) in [
+        (Rule::Freestyle, 0),
+        (Rule::Standard, 1),
+        (Rule::Renju, 4),
+        (Rule::Caro, 8),
+    ] {
+        let outcome = self_play(rule, mask, 10).expect("a result");
+        if let Outcome::Win(p) = outcome {
+            assert!([Player::P1, Player::P2].contains(&p));
+        }
+    }
+}
