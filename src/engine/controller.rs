@@ -256,9 +256,20 @@ impl Controller {
     /// start position.
     pub fn change_game(&mut self, game: &str, settings: Settings) -> Result<(), String> {
         self.stop();
-        self.session = registry::create(game, &settings, self.hash_mb, self.params)?;
-        self.settings = settings;
-        Ok(())
+        // Free the old table before the new one is allocated, so that the
+        // process never holds two (Gomocup measures peak memory).
+        self.session.set_hash(1)?;
+        match registry::create(game, &settings, self.hash_mb, self.params) {
+            Ok(session) => {
+                self.session = session;
+                self.settings = settings;
+                Ok(())
+            }
+            Err(e) => {
+                self.session.set_hash(self.hash_mb)?;
+                Err(e)
+            }
+        }
     }
 }
 

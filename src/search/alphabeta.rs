@@ -97,10 +97,25 @@ impl<G: Game> Searcher<G> {
         })
     }
 
-    /// Replaces the table; keeps the old one if the new cannot be had.
+    /// Replaces the table with one of `hash_mb` (a no-op at the same
+    /// size). The old table is freed first, so that memory never holds
+    /// both; if the new one cannot be had, one of the old size returns.
     pub fn resize(&mut self, hash_mb: usize) -> Result<(), String> {
-        self.tt = TranspositionTable::new(hash_mb)?;
-        Ok(())
+        let old = self.tt.megabytes();
+        if old == hash_mb.max(1) {
+            return Ok(());
+        }
+        self.tt = TranspositionTable::new(1)?;
+        match TranspositionTable::new(hash_mb) {
+            Ok(table) => {
+                self.tt = table;
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = TranspositionTable::new(old)?;
+                Err(e)
+            }
+        }
     }
 
     /// Forgets everything learned: table, killers, history.

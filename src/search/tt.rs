@@ -58,6 +58,7 @@ impl<M: Copy + Default> Entry<M> {
 pub struct TranspositionTable<M> {
     buckets: Vec<Bucket<M>>,
     generation: u8,
+    megabytes: usize,
 }
 
 impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
@@ -74,7 +75,13 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
         Ok(TranspositionTable {
             buckets,
             generation: 0,
+            megabytes: megabytes.max(1),
         })
+    }
+
+    /// The size asked for at creation.
+    pub fn megabytes(&self) -> usize {
+        self.megabytes
     }
 
     pub fn entry_size() -> usize {
