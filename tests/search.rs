@@ -7,6 +7,8 @@ use std::sync::atomic::AtomicBool;
 
 use ply::engine::registry;
 use ply::game::connect4::Connect4;
+use ply::game::gomoku::Gomoku;
+use ply::game::lasca::Lasca;
 use ply::game::tictactoe::TicTacToe;
 use ply::game::{Game, Settings};
 use ply::search::params::SWITCHES;
@@ -102,6 +104,38 @@ fn switch_combinations_match_negamax_in_connect4() {
     let positions = random_positions::<Connect4>(16, 24, 2);
     assert_equivalent(&positions, &sample_masks(3, 40), 5);
     assert_equivalent(&positions[..4], &[u32::MAX >> (32 - SWITCHES.len())], 7);
+}
+
+#[test]
+fn switch_combinations_match_negamax_in_lasca() {
+    let positions = random_positions::<Lasca>(12, 16, 4);
+    assert_equivalent(&positions, &sample_masks(5, 24), 4);
+}
+
+#[test]
+fn switch_combinations_match_negamax_in_gomoku() {
+    // Small boards keep plain negamax affordable.
+    let settings = Settings {
+        size: Some((7, 7)),
+        rule: None,
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+    let mut positions = Vec::new();
+    while positions.len() < 8 {
+        let mut pos = Gomoku::start(&settings).unwrap();
+        for _ in 0..(4 + positions.len()) {
+            let mut moves = Vec::new();
+            pos.search_moves(&mut moves);
+            match moves.choose(&mut rng) {
+                Some(&mv) => pos.make_move(mv),
+                None => break,
+            }
+        }
+        if pos.outcome().is_none() {
+            positions.push(pos);
+        }
+    }
+    assert_equivalent(&positions, &sample_masks(7, 16), 3);
 }
 
 #[test]
