@@ -243,6 +243,7 @@ struct Past {
     key: u64,
     quiet: u16,
     reps: u8,
+    streak: u8,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -256,6 +257,9 @@ pub struct BlackWhite {
     quiet: u16,
     /// Occurrences of the current position in this game, this one included.
     reps: u8,
+    /// Jumps in a row that led here. Flips never use up material, so
+    /// captures can answer captures for ever; quiescence stops at a bound.
+    streak: u8,
     /// Cached result; a position that moves were made from was not over.
     outcome: Option<Outcome>,
     history: Vec<Past>,
@@ -274,6 +278,7 @@ impl Clone for BlackWhite {
             key: self.key,
             quiet: self.quiet,
             reps: self.reps,
+            streak: self.streak,
             outcome: self.outcome,
             history,
         }
@@ -301,6 +306,7 @@ impl BlackWhite {
             key,
             quiet: 0,
             reps: 1,
+            streak: 0,
             outcome: None,
             history: Vec::with_capacity(HISTORY_RESERVE),
         };
@@ -435,8 +441,6 @@ impl BlackWhite {
     /// One side's share of the evaluation.
     fn side_value(mine: u32, theirs: u32, empty: u32) -> i32 {
         let count = |b: u32| b.count_ones() as i32;
-        // Every capture flips a piece, so material dominates.
-        let material = count(mine);
         // Protection per axis: an own neighbour (or the board's edge) on
         // one side of an axis means no jump along it can take the piece.
         let mut protected = 0;
@@ -460,10 +464,14 @@ impl BlackWhite {
             reach |= shift(mine, d);
         }
         let mobility = count(reach & empty);
-        100 * material + protected + 2 * count(safe) + 4 * lined + 40 * near_five + 2 * mobility
+        protected + 2 * count(safe) + 4 * lined + 40 * near_five + 2 * mobility
     }
 }
 
+/// Jumps in a row after which quiescence looks only for a five.
+const QUIESCENCE_JUMPS: u8 = 4;
+/// Value of one piece; a flip moves the balance by twice this.
+const MATERIAL: i32 = 100;
 /// Bonus for having the move.
 const TEMPO: i32 = 10;
 /// Enemy pieces the side to move can jump now (quiescence usually plays
@@ -581,12 +589,14 @@ impl Game for BlackWhite {
             key: self.key,
             quiet: self.quiet,
             reps: self.reps,
+            streak: self.streak,
         });
         let to = mv.to as usize;
         if mv.is_drop() {
             self.pieces[me] |= bit(mv.to);
             self.key ^= keys[me * CELLS + to];
             self.quiet = 0;
+            self.streak = 0;
         } else {
             let from = mv.from as usize;
             // A chain may end where it began: the two toggles then cancel.
@@ -595,6 +605,7 @@ impl Game for BlackWhite {
             let flipped = mv.flipped();
             if flipped == 0 {
                 self.quiet = self.quiet.saturating_add(1);
+                self.streak = 0;
             } else {
                 self.pieces[me] |= flipped;
                 self.pieces[them] &= !flipped;
@@ -605,6 +616,7 @@ impl Game for BlackWhite {
                     cells &= cells - 1;
                 }
                 self.quiet = 0;
+                self.streak = self.streak.saturating_add(1);
             }
         }
         self.key ^= keys[SIDE_KEY];
@@ -629,6 +641,7 @@ impl Game for BlackWhite {
                 self.key = past.key;
                 self.quiet = past.quiet;
                 self.reps = past.reps;
+                self.streak = past.streak;
             }
             // Not reachable through the trait's contract; stay consistent.
             None => {
@@ -636,6 +649,7 @@ impl Game for BlackWhite {
                 self.key = fresh.key;
                 self.quiet = 0;
                 self.reps = 1;
+                self.streak = 0;
             }
         }
         self.outcome = None;
@@ -655,7 +669,15 @@ impl Game for BlackWhite {
         let empty = BOARD & !(mine | theirs);
         let threats_now = jumpable(mine, theirs, empty).count_ones() as i32;
         let threats_against = jumpable(theirs, mine, empty).count_ones() as i32;
-        let score = Self::side_value(mine, theirs, empty) - Self::side_value(theirs, mine, empty)
+        // Every capture flips a piece, so material dominates; while placing,
+        // pieces in hand make material equal.
+        let material = if self.placing() {
+            0
+        } else {
+            MATERIAL * (mine.count_ones() as i32 - theirs.count_ones() as i32)
+        };
+        let score = material + Self::side_value(mine, theirs, empty)
+            - Self::side_value(theirs, mine, empty)
             + TEMPO
             + THREAT_NOW * threats_now
             - THREAT_AGAINST * threats_against;
@@ -747,8 +769,8 @@ impl Game for BlackWhite {
         let mut kept = start;
         for i in start..moves.len() {
             let mv = moves[i];
-            let tactical =
-                mv.jumps > 0 || (completes & bit(mv.to) != 0 && has_five(self.mine_after(mv)));
+            let tactical = (mv.jumps > 0 && self.streak < QUIESCENCE_JUMPS)
+                || (completes & bit(mv.to) != 0 && has_five(self.mine_after(mv)));
             if tactical {
                 moves[kept] = mv;
                 kept += 1;
@@ -1167,6 +1189,12 @@ mod tests {
                 let mut tactical = Vec::new();
                 pos.tactical_moves(&mut tactical);
                 assert!(tactical.iter().all(|m| moves.contains(m)));
+                if pos.streak >= QUIESCENCE_JUMPS {
+                    assert!(
+                        tactical.iter().all(|m| m.jumps == 0),
+                        "quiescence is bounded"
+                    );
+                }
                 for &mv in &moves {
                     assert!(pos.history_slot(mv) < BlackWhite::HISTORY_SLOTS);
                     assert_eq!(pos.parse_move(&pos.move_to_string(mv)), Ok(mv));
