@@ -1,12 +1,13 @@
 //! The games Ply plays, by name: the one place that lists them.
 
 use super::session::{GameSession, Session};
+use crate::game::blackwhite::BlackWhite;
 use crate::game::connect4::Connect4;
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, Settings};
 use crate::search::SearchParams;
 
-pub const GAMES: &[&str] = &[Connect4::NAME, TicTacToe::NAME];
+pub const GAMES: &[&str] = &[Connect4::NAME, TicTacToe::NAME, BlackWhite::NAME];
 pub const DEFAULT_GAME: &str = Connect4::NAME;
 
 /// A session for `game` at its start position.
@@ -20,6 +21,7 @@ pub fn create(
     Ok(match game.to_ascii_lowercase().as_str() {
         Connect4::NAME => Box::new(GameSession::<Connect4>::new(settings, hash_mb, params)?),
         TicTacToe::NAME => Box::new(GameSession::<TicTacToe>::new(settings, hash_mb, params)?),
+        BlackWhite::NAME => Box::new(GameSession::<BlackWhite>::new(settings, hash_mb, params)?),
         other => {
             return Err(format!(
                 "unknown game '{other}' (known: {})",

@@ -23,6 +23,12 @@ fn suite(game: &str) -> &'static [(&'static str, u32)] {
             ("5 4 5 5 1 7 4 3 6 1 2 6 3 3 6 2", 18),
         ],
         "tictactoe" => &[("", 9), ("b2 a1", 9), ("a1 b2 c3", 9)],
+        "blackwhite" => &[
+            ("", 7),
+            ("e1 a1 e5 a5 e2", 9),
+            ("e1 a1 e5 a5 e2 a4 e3 e4 c3 b3", 13),
+            ("e1 a1 e5 a5 e2 a4 e3 e4 c3 b3 c3-a3 a4-a2-c4", 13),
+        ],
         _ => &[],
     }
 }
