@@ -241,7 +241,6 @@ impl Move {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Past {
     key: u64,
-    quiet: u16,
     reps: u8,
     streak: u8,
 }
@@ -252,9 +251,6 @@ pub struct BlackWhite {
     side: Player,
     /// Zobrist key of board and side to move: the repetition identity.
     key: u64,
-    /// Plies since the last drop or jump: only positions this recent can
-    /// repeat the current one, since drops and flips are irreversible.
-    quiet: u16,
     /// Occurrences of the current position in this game, this one included.
     reps: u8,
     /// Jumps in a row that led here. Flips never use up material, so
@@ -263,6 +259,17 @@ pub struct BlackWhite {
     /// Cached result; a position that moves were made from was not over.
     outcome: Option<Outcome>,
     history: Vec<Past>,
+    /// Positions of this game (history and current) counted by the low bits
+    /// of their key: the history is searched for a repetition only when the
+    /// current position's slot is already taken, which is rare. (Flips can
+    /// be flipped back, so only drops are irreversible.)
+    seen: [u16; SEEN_SLOTS],
+}
+
+const SEEN_SLOTS: usize = 2048;
+
+fn seen_slot(key: u64) -> usize {
+    key as usize & (SEEN_SLOTS - 1)
 }
 
 /// Room kept in the history so that search never reallocates it.
@@ -276,11 +283,11 @@ impl Clone for BlackWhite {
             pieces: self.pieces,
             side: self.side,
             key: self.key,
-            quiet: self.quiet,
             reps: self.reps,
             streak: self.streak,
             outcome: self.outcome,
             history,
+            seen: self.seen,
         }
     }
 }
@@ -304,12 +311,13 @@ impl BlackWhite {
             pieces,
             side,
             key,
-            quiet: 0,
             reps: 1,
             streak: 0,
             outcome: None,
             history: Vec::with_capacity(HISTORY_RESERVE),
+            seen: [0; SEEN_SLOTS],
         };
+        pos.seen[seen_slot(key)] = 1;
         pos.outcome = pos.compute_outcome();
         pos
     }
@@ -355,12 +363,12 @@ impl BlackWhite {
     }
 
     /// Occurrences of the current position, found from the most recent
-    /// earlier occurrence within the reversible stretch.
+    /// earlier occurrence.
     fn count_reps(&self) -> u8 {
         let n = self.history.len();
         // A position repeats after an even number of plies, at least four.
         let mut back = 4;
-        while back <= self.quiet as usize && back <= n {
+        while back <= n {
             let past = self.history[n - back];
             if past.key == self.key {
                 return past.reps.saturating_add(1);
@@ -587,7 +595,6 @@ impl Game for BlackWhite {
         let them = 1 - me;
         self.history.push(Past {
             key: self.key,
-            quiet: self.quiet,
             reps: self.reps,
             streak: self.streak,
         });
@@ -595,7 +602,6 @@ impl Game for BlackWhite {
         if mv.is_drop() {
             self.pieces[me] |= bit(mv.to);
             self.key ^= keys[me * CELLS + to];
-            self.quiet = 0;
             self.streak = 0;
         } else {
             let from = mv.from as usize;
@@ -604,7 +610,6 @@ impl Game for BlackWhite {
             self.key ^= keys[me * CELLS + from] ^ keys[me * CELLS + to];
             let flipped = mv.flipped();
             if flipped == 0 {
-                self.quiet = self.quiet.saturating_add(1);
                 self.streak = 0;
             } else {
                 self.pieces[me] |= flipped;
@@ -615,13 +620,18 @@ impl Game for BlackWhite {
                     self.key ^= keys[me * CELLS + c] ^ keys[them * CELLS + c];
                     cells &= cells - 1;
                 }
-                self.quiet = 0;
                 self.streak = self.streak.saturating_add(1);
             }
         }
         self.key ^= keys[SIDE_KEY];
         self.side = self.side.other();
-        self.reps = self.count_reps();
+        let slot = seen_slot(self.key);
+        self.reps = if self.seen[slot] > 0 {
+            self.count_reps()
+        } else {
+            1
+        };
+        self.seen[slot] = self.seen[slot].wrapping_add(1);
         self.outcome = self.compute_outcome();
     }
 
@@ -636,20 +646,18 @@ impl Game for BlackWhite {
             self.pieces[1 - me] |= flipped;
             self.pieces[me] ^= bit(mv.from) ^ bit(mv.to);
         }
+        let slot = seen_slot(self.key);
+        self.seen[slot] = self.seen[slot].wrapping_sub(1);
         match self.history.pop() {
             Some(past) => {
                 self.key = past.key;
-                self.quiet = past.quiet;
                 self.reps = past.reps;
                 self.streak = past.streak;
             }
             // Not reachable through the trait's contract; stay consistent.
             None => {
-                let fresh = BlackWhite::rebuild(self.pieces, self.side);
-                self.key = fresh.key;
-                self.quiet = 0;
-                self.reps = 1;
-                self.streak = 0;
+                *self = BlackWhite::rebuild(self.pieces, self.side);
+                return;
             }
         }
         self.outcome = None;
@@ -965,12 +973,14 @@ mod tests {
     }
 
     /// Movement-phase positions for the perft pins.
-    const MIDGAME: [&str; 5] = [
+    const MIDGAME: [&str; 7] = [
         "5/1xox1/1oxo1/1xox1/2o2 x",
         "xo3/ox3/2x2/3oo/2xox o",
         "5/1x3/xxoo1/oxxo1/1o3 x",
         "o3x/1x1o1/2o2/1x1o1/x1x1o x",
         "5/oxo2/1o1o1/oxo2/x3x x",
+        "x3x/1x1x1/2x2/1ooo1/o3o x",
+        "x1o1x/5/o1x1o/5/xoo1x x",
     ];
 
     #[test]
@@ -1005,18 +1015,20 @@ mod tests {
     #[test]
     fn midgame_perft_is_pinned_and_matches_the_naive_count() {
         // Counts from this implementation, agreed by the naive one below.
-        let pinned: [[u64; 5]; 5] = [
-            [3, 28, 140, 428, 1554],
-            [3, 9, 14, 39, 186],
-            [5, 60, 329, 2133, 14983],
-            [1, 8, 182, 632, 4767],
-            [6, 14, 59, 229, 861],
+        let pinned: [[u64; 6]; 7] = [
+            [3, 28, 140, 428, 1554, 13160],
+            [3, 9, 14, 39, 186, 949],
+            [5, 60, 329, 2133, 14983, 104677],
+            [1, 8, 182, 632, 4767, 21321],
+            [6, 14, 59, 229, 861, 3841],
+            [2, 2, 40, 588, 6904, 85788],
+            [19, 134, 892, 4803, 29685, 169775],
         ];
         for (text, expected) in MIDGAME.iter().zip(pinned) {
             let mut pos = fen(text);
             let (board, who) = naive::from(&pos);
-            let counts: Vec<u64> = (1..=5).map(|d| perft(&mut pos, d)).collect();
-            let naive: Vec<u64> = (1..=5).map(|d| naive::perft(&board, who, d)).collect();
+            let counts: Vec<u64> = (1..=6).map(|d| perft(&mut pos, d)).collect();
+            let naive: Vec<u64> = (1..=6).map(|d| naive::perft(&board, who, d)).collect();
             assert_eq!(counts, naive, "{text}");
             assert_eq!(counts, expected, "{text}");
             cross_check(&mut pos, 3);
@@ -1113,6 +1125,18 @@ mod tests {
     }
 
     #[test]
+    fn a_capture_cycle_repeats_too() {
+        // Flips can be flipped back: the same jumps go round for ever.
+        let mut pos = fen("2oox/x2o1/x4/x2o1/x1o2 x");
+        let cycle = "e5-c3-e1 d5-d3-d1 e1-c3-e5 d1-d3-d5";
+        play(&mut pos, cycle);
+        assert_eq!(pos.to_fen(), "2oox/x2o1/x4/x2o1/x1o2 x");
+        assert_eq!((pos.reps, pos.outcome()), (2, None));
+        play(&mut pos, cycle);
+        assert_eq!(pos.outcome(), Some(Outcome::Draw));
+    }
+
+    #[test]
     fn fen_round_trips_and_rejects_bad_input() {
         let start = BlackWhite::start(&settings()).unwrap();
         assert_eq!(start.to_fen(), "5/5/5/5/5 x");
@@ -1191,7 +1215,9 @@ mod tests {
                 assert!(tactical.iter().all(|m| moves.contains(m)));
                 if pos.streak >= QUIESCENCE_JUMPS {
                     assert!(
-                        tactical.iter().all(|m| m.jumps == 0),
+                        tactical
+                            .iter()
+                            .all(|&m| m.jumps == 0 || has_five(pos.mine_after(m))),
                         "quiescence is bounded"
                     );
                 }
