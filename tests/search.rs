@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use ply::engine::registry;
+use ply::game::blackwhite::BlackWhite;
 use ply::game::connect4::Connect4;
 use ply::game::gomoku::Gomoku;
 use ply::game::lasca::Lasca;
@@ -110,6 +111,12 @@ fn switch_combinations_match_negamax_in_connect4() {
 fn switch_combinations_match_negamax_in_lasca() {
     let positions = random_positions::<Lasca>(12, 16, 4);
     assert_equivalent(&positions, &sample_masks(5, 24), 4);
+}
+
+#[test]
+fn switch_combinations_match_negamax_in_blackwhite() {
+    let positions = random_positions::<BlackWhite>(12, 20, 8);
+    assert_equivalent(&positions, &sample_masks(9, 24), 4);
 }
 
 #[test]

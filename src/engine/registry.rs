@@ -1,6 +1,7 @@
 //! The games Ply plays, by name: the one place that lists them.
 
 use super::session::{GameSession, Session};
+use crate::game::blackwhite::BlackWhite;
 use crate::game::connect4::Connect4;
 use crate::game::gomoku::Gomoku;
 use crate::game::lasca::Lasca;
@@ -8,7 +9,13 @@ use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, Settings};
 use crate::search::SearchParams;
 
-pub const GAMES: &[&str] = &[Gomoku::NAME, Connect4::NAME, TicTacToe::NAME, Lasca::NAME];
+pub const GAMES: &[&str] = &[
+    Gomoku::NAME,
+    Connect4::NAME,
+    TicTacToe::NAME,
+    Lasca::NAME,
+    BlackWhite::NAME,
+];
 pub const DEFAULT_GAME: &str = Gomoku::NAME;
 
 /// A session for `game` at its start position.
@@ -24,6 +31,7 @@ pub fn create(
         Connect4::NAME => Box::new(GameSession::<Connect4>::new(settings, hash_mb, params)?),
         TicTacToe::NAME => Box::new(GameSession::<TicTacToe>::new(settings, hash_mb, params)?),
         Lasca::NAME => Box::new(GameSession::<Lasca>::new(settings, hash_mb, params)?),
+        BlackWhite::NAME => Box::new(GameSession::<BlackWhite>::new(settings, hash_mb, params)?),
         other => {
             return Err(format!(
                 "unknown game '{other}' (known: {})",

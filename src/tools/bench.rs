@@ -39,6 +39,12 @@ fn suite(game: &str) -> &'static [(&'static str, u32)] {
                 18,
             ),
         ],
+        "blackwhite" => &[
+            ("", 7),
+            ("e1 a1 e5 a5 e2", 9),
+            ("e1 a1 e5 a5 e2 a4 e3 e4 c3 b3", 13),
+            ("e1 a1 e5 a5 e2 a4 e3 e4 c3 b3 c3-a3 a4-a2-c4", 13),
+        ],
         _ => &[],
     }
 }
