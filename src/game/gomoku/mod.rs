@@ -12,7 +12,7 @@ pub mod rules;
 
 use std::sync::OnceLock;
 
-use self::patterns::{Pattern, PatternTable, THREATS, Threat, combine, slot};
+use self::patterns::{CellInfo, Pattern, PatternTable, THREATS, Threat, cell_info, slot};
 pub use self::rules::Rule;
 use self::rules::{BLACK, EMPTY, Lines, WALL, WHITE};
 use super::{Game, GameError, Outcome, Player, Settings};
@@ -35,12 +35,6 @@ fn color_of(p: Player) -> u8 {
         Player::P1 => BLACK,
         Player::P2 => WHITE,
     }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct CellInfo {
-    threat: u8,
-    weight: i16,
 }
 
 #[derive(Clone)]
@@ -228,12 +222,7 @@ impl Gomoku {
             let new = if self.cells[i] == EMPTY {
                 let color = c as u8 + 1;
                 let codes = self.codes[i];
-                let patterns = [0, 1, 2, 3].map(|d| self.table.get(color, codes[d]));
-                let (threat, weight) = combine(patterns);
-                CellInfo {
-                    threat: threat as u8,
-                    weight: weight as i16,
-                }
+                cell_info([0, 1, 2, 3].map(|d| self.table.get(color, codes[d])))
             } else {
                 CellInfo::default()
             };

@@ -223,6 +223,40 @@ pub enum Threat {
 
 pub const THREATS: usize = 7;
 
+/// What a stone on an empty cell would do for one colour: its threat (a
+/// `Threat` as u8) and its evaluation weight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellInfo {
+    pub threat: u8,
+    pub weight: i16,
+}
+
+/// `combine` looked up: cells are re-rated on every move, so all 10^4
+/// tuples of four patterns are rated once.
+pub fn cell_info(patterns: [Pattern; 4]) -> CellInfo {
+    static TABLE: OnceLock<Vec<CellInfo>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..ALL.len().pow(4))
+            .map(|mut index| {
+                let patterns = [0; 4].map(|_| {
+                    let p = ALL[index % ALL.len()];
+                    index /= ALL.len();
+                    p
+                });
+                let (threat, weight) = combine(patterns);
+                CellInfo {
+                    threat: threat as u8,
+                    weight: weight as i16,
+                }
+            })
+            .collect()
+    });
+    let n = ALL.len();
+    let index = patterns[0] as usize
+        + n * (patterns[1] as usize + n * (patterns[2] as usize + n * patterns[3] as usize));
+    table[index]
+}
+
 /// Combined threat and evaluation weight of the four patterns of a cell.
 pub fn combine(patterns: [Pattern; 4]) -> (Threat, i32) {
     let mut count = [0u8; ALL.len()];
@@ -348,5 +382,14 @@ mod tests {
         assert_eq!(combine([Blocked4, Open3, None, None]).0, Threat::FourThree);
         assert_eq!(combine([Open3, Open3, Open2, None]).0, Threat::DoubleThree);
         assert_eq!(combine([Open2, Open2, Open1, None]).0, Threat::None);
+        let mixed = [Open3, Blocked4, None, Open1];
+        let (threat, weight) = combine(mixed);
+        assert_eq!(
+            cell_info(mixed),
+            CellInfo {
+                threat: threat as u8,
+                weight: weight as i16
+            }
+        );
     }
 }
