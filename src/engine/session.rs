@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::perft::perft;
 use crate::game::{Game, GameError, Outcome, Player, Settings};
+use crate::search::mcts;
 use crate::search::score::Score;
 use crate::search::{Report, SearchLimits, SearchParams, Searcher};
 
@@ -58,6 +59,9 @@ pub trait Session: Send {
     fn new_game(&mut self);
     fn set_hash(&mut self, megabytes: usize) -> Result<(), String>;
     fn set_params(&mut self, params: SearchParams);
+    /// A move chosen by plain Monte-Carlo tree search within `budget`: a
+    /// baseline opponent. `None` when the game is over.
+    fn mcts_move(&self, budget: Duration, seed: u64) -> Option<String>;
     /// A search of the current position; root moves named in `excluded`
     /// are left out.
     fn search_job(
@@ -181,6 +185,11 @@ impl<G: Game> Session for GameSession<G> {
 
     fn set_params(&mut self, params: SearchParams) {
         self.searcher().params = params;
+    }
+
+    fn mcts_move(&self, budget: Duration, seed: u64) -> Option<String> {
+        mcts::best_move(&self.position, budget, None, seed)
+            .map(|mv| self.position.move_to_string(mv))
     }
 
     fn search_job(
