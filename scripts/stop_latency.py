@@ -8,7 +8,7 @@ import time
 
 binary = sys.argv[1] if len(sys.argv) > 1 else "target/release/ply"
 tries = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-engine = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+engine = subprocess.Popen([binary, "--game", "connect4"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
 
 def send(line):
