@@ -13,7 +13,7 @@ use ply::tools;
 #[derive(Parser)]
 #[command(name = "ply", version, about)]
 struct Cli {
-    /// Game: connect4 (default), tictactoe. `bench` without it runs all.
+    /// Game: connect4 (default), tictactoe, breakthrough. `bench` without it runs all.
     #[arg(long, global = true)]
     game: Option<String>,
     /// Transposition table size in MB.

@@ -20,7 +20,7 @@ fn handshake_lists_identity_and_options() {
     for option in [
         "option name Hash type spin default 16 min 1 max",
         "option name Threads type spin default 1 min 1 max 1",
-        "option name Game type combo default connect4 var connect4 var tictactoe",
+        "option name Game type combo default connect4 var connect4 var tictactoe var breakthrough",
         "option name UseTT type check default true",
         "option name UseNullMove type check default true",
     ] {

@@ -1,12 +1,13 @@
 //! The games Ply plays, by name: the one place that lists them.
 
 use super::session::{GameSession, Session};
+use crate::game::breakthrough::{self, Breakthrough, Wide};
 use crate::game::connect4::Connect4;
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, Settings};
 use crate::search::SearchParams;
 
-pub const GAMES: &[&str] = &[Connect4::NAME, TicTacToe::NAME];
+pub const GAMES: &[&str] = &[Connect4::NAME, TicTacToe::NAME, breakthrough::NAME];
 pub const DEFAULT_GAME: &str = Connect4::NAME;
 
 /// A session for `game` at its start position.
@@ -20,6 +21,21 @@ pub fn create(
     Ok(match game.to_ascii_lowercase().as_str() {
         Connect4::NAME => Box::new(GameSession::<Connect4>::new(settings, hash_mb, params)?),
         TicTacToe::NAME => Box::new(GameSession::<TicTacToe>::new(settings, hash_mb, params)?),
+        breakthrough::NAME => {
+            // The narrowest bit set that holds the board: 8x8 runs on u64.
+            let (width, height) = breakthrough::board_size(&settings).map_err(|e| e.to_string())?;
+            match width * height {
+                0..=64 => Box::new(GameSession::<Breakthrough<u64>>::new(
+                    settings, hash_mb, params,
+                )?),
+                65..=128 => Box::new(GameSession::<Breakthrough<u128>>::new(
+                    settings, hash_mb, params,
+                )?),
+                _ => Box::new(GameSession::<Breakthrough<Wide>>::new(
+                    settings, hash_mb, params,
+                )?),
+            }
+        }
         other => {
             return Err(format!(
                 "unknown game '{other}' (known: {})",

@@ -2,6 +2,7 @@
 //! search or protocols; what search needs from it enters through the hook
 //! methods at the bottom of the trait, which have neutral defaults.
 
+pub mod breakthrough;
 pub mod connect4;
 pub mod perft;
 pub mod tictactoe;
