@@ -7,6 +7,14 @@
 //! and 2. Moves are written from-square then to-square, `a2a3`, `b5c6`;
 //! files are letters from the left, ranks numbers from 1 at the bottom.
 //!
+//! FEN: the rows from the top down separated by '/', 'x' for a first-player
+//! piece, 'o' for a second-player piece, a number for a run of empty cells
+//! (it may have two digits on wide boards), then a space and the side to
+//! move, 'x' or 'o'. The 8x8 start is
+//! `oooooooo/oooooooo/8/8/8/8/xxxxxxxx/xxxxxxxx x`. Rejected: more pieces
+//! on a side than it starts with, both sides having won, or the winner
+//! being the side to move (the winning move was the last one).
+//!
 //! The board is a pair of bit sets, generic over [`Bits`] so that boards of
 //! up to 64 cells run on plain `u64`s; the registry picks the narrowest
 //! type that holds the requested size.
