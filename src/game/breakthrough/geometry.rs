@@ -22,6 +22,10 @@ pub struct Geometry<B> {
     /// `row_bits[k]`: cells whose row index has bit `k` set; summing
     /// `count << k` gives the sum of the rows of a set in four counts.
     row_bits: [B; 4],
+    /// Row and file of every cell: tables, since `width` is not a
+    /// constant and divisions would sit in move ordering's inner loop.
+    row_of: [u8; MAX_SIDE * MAX_SIDE],
+    file_of: [u8; MAX_SIDE * MAX_SIDE],
 }
 
 impl<B: Bits> Geometry<B> {
@@ -44,6 +48,12 @@ impl<B: Bits> Geometry<B> {
             east_file |= B::bit(r * width + width - 1);
         }
         let board = rows.iter().fold(B::ZERO, |acc, &r| acc | r);
+        let mut row_of = [0; MAX_SIDE * MAX_SIDE];
+        let mut file_of = [0; MAX_SIDE * MAX_SIDE];
+        for sq in 0..width * height {
+            row_of[sq] = (sq / width) as u8;
+            file_of[sq] = (sq % width) as u8;
+        }
         Geometry {
             width,
             height,
@@ -52,6 +62,8 @@ impl<B: Bits> Geometry<B> {
             not_east_edge: board & !east_file,
             rows,
             row_bits,
+            row_of,
+            file_of,
         }
     }
 
@@ -79,7 +91,7 @@ impl<B: Bits> Geometry<B> {
     /// Rows `side` still has to travel from `sq` to its goal.
     #[inline]
     pub fn distance(&self, sq: usize, side: usize) -> usize {
-        let row = sq / self.width;
+        let row = self.row_of[sq] as usize;
         if side == 0 {
             self.height - 1 - row
         } else {
@@ -89,7 +101,7 @@ impl<B: Bits> Geometry<B> {
 
     #[inline]
     pub fn file(&self, sq: usize) -> usize {
-        sq % self.width
+        self.file_of[sq] as usize
     }
 
     /// Distance to goal of the most advanced piece of `set` (owned by

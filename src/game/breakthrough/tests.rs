@@ -316,3 +316,22 @@ fn ordering_hints() {
     assert_eq!(texts, vec!["b7a8", "b7b8", "b7c8", "c3d4"]);
     assert_ne!(pos.history_slot(take), pos.history_slot(quiet));
 }
+
+#[test]
+fn garbage_input_is_an_error_not_a_panic() {
+    const ALPHABET: &[u8] = b"xo0123456789/ abXO-";
+    let mut rng = Lcg(11);
+    let pos = start();
+    for _ in 0..20_000 {
+        let len = rng.below(40);
+        let text: String = (0..len)
+            .map(|_| ALPHABET[rng.below(ALPHABET.len())] as char)
+            .collect();
+        for size in [None, Some((5, 5)), Some((16, 16))] {
+            let settings = Settings { size, rule: None };
+            let _ = Breakthrough::<Wide>::from_fen(&text, &settings);
+        }
+        let _ = Breakthrough::<u64>::from_fen(&text, &Settings::default());
+        let _ = pos.parse_move(&text);
+    }
+}
