@@ -14,7 +14,7 @@ use ply::tools;
 #[derive(Parser)]
 #[command(name = "ply", version, about)]
 struct Cli {
-    /// Game: gomoku (default), connect4, tictactoe, lasca, blackwhite. `bench` without it runs all.
+    /// Game: gomoku (default), connect4, tictactoe, lasca, blackwhite, breakthrough. `bench` without it runs all.
     #[arg(long, global = true)]
     game: Option<String>,
     /// Board size for games that have one: N (square) or WxH.

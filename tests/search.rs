@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use ply::engine::registry;
 use ply::game::blackwhite::BlackWhite;
+use ply::game::breakthrough::Breakthrough;
 use ply::game::connect4::Connect4;
 use ply::game::gomoku::Gomoku;
 use ply::game::lasca::Lasca;
@@ -117,6 +118,26 @@ fn switch_combinations_match_negamax_in_lasca() {
 fn switch_combinations_match_negamax_in_blackwhite() {
     let positions = random_positions::<BlackWhite>(12, 20, 8);
     assert_equivalent(&positions, &sample_masks(9, 24), 4);
+}
+
+#[test]
+fn switch_combinations_match_negamax_in_breakthrough() {
+    // Null move is a deliberate gamble (the game allows it here), so it
+    // is left out of the comparison.
+    let null_move = 1
+        << SWITCHES
+            .iter()
+            .position(|(n, _)| *n == "UseNullMove")
+            .unwrap();
+    let masks: Vec<u32> = sample_masks(10, 16)
+        .into_iter()
+        .map(|m| m & !null_move)
+        .collect();
+    // Plain negamax over an unpruned capture search is slow here: keep
+    // the trees small.
+    let positions = random_positions::<Breakthrough<u64>>(10, 30, 11);
+    assert_equivalent(&positions, &masks, 2);
+    assert_equivalent(&positions[..3], &masks, 3);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 use super::session::{GameSession, Session};
 use crate::game::blackwhite::BlackWhite;
+use crate::game::breakthrough::{self, Breakthrough, Wide};
 use crate::game::connect4::Connect4;
 use crate::game::gomoku::Gomoku;
 use crate::game::lasca::Lasca;
@@ -15,6 +16,7 @@ pub const GAMES: &[&str] = &[
     TicTacToe::NAME,
     Lasca::NAME,
     BlackWhite::NAME,
+    breakthrough::NAME,
 ];
 pub const DEFAULT_GAME: &str = Gomoku::NAME;
 
@@ -32,6 +34,21 @@ pub fn create(
         TicTacToe::NAME => Box::new(GameSession::<TicTacToe>::new(settings, hash_mb, params)?),
         Lasca::NAME => Box::new(GameSession::<Lasca>::new(settings, hash_mb, params)?),
         BlackWhite::NAME => Box::new(GameSession::<BlackWhite>::new(settings, hash_mb, params)?),
+        breakthrough::NAME => {
+            // The narrowest bit set that holds the board: 8x8 runs on u64.
+            let (width, height) = breakthrough::board_size(&settings).map_err(|e| e.to_string())?;
+            match width * height {
+                0..=64 => Box::new(GameSession::<Breakthrough<u64>>::new(
+                    settings, hash_mb, params,
+                )?),
+                65..=128 => Box::new(GameSession::<Breakthrough<u128>>::new(
+                    settings, hash_mb, params,
+                )?),
+                _ => Box::new(GameSession::<Breakthrough<Wide>>::new(
+                    settings, hash_mb, params,
+                )?),
+            }
+        }
         other => {
             return Err(format!(
                 "unknown game '{other}' (known: {})",

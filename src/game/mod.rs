@@ -3,6 +3,7 @@
 //! methods at the bottom of the trait, which have neutral defaults.
 
 pub mod blackwhite;
+pub mod breakthrough;
 pub mod connect4;
 pub mod gomoku;
 pub mod lasca;
@@ -209,7 +210,15 @@ pub fn parse_grid(
         let mut run = 0usize;
         for ch in row.chars() {
             if let Some(d) = ch.to_digit(10) {
-                run = run * 10 + d as usize;
+                // Saturate: a long digit run must not overflow or make the
+                // row allocate a huge number of cells below.
+                run = run.saturating_mul(10).saturating_add(d as usize);
+                if cells.len().saturating_add(run) > width {
+                    return Err(GameError::bad_position(
+                        fen,
+                        format!("row '{row}' has more than {width} cells"),
+                    ));
+                }
                 continue;
             }
             cells.extend(std::iter::repeat_n(None, run));

@@ -45,6 +45,20 @@ fn suite(game: &str) -> &'static [(&'static str, u32)] {
             ("e1 a1 e5 a5 e2 a4 e3 e4 c3 b3", 13),
             ("e1 a1 e5 a5 e2 a4 e3 e4 c3 b3 c3-a3 a4-a2-c4", 13),
         ],
+        "breakthrough" => &[
+            ("", 8),
+            ("d2e3 e7d6", 7),
+            (
+                "h2g3 a7b6 g2h3 h7g6 h3h4 g6h5 f2f3 e7f6 h1g2 d7c6 g1f2 a8a7 g3g4 f7g6 \
+                 g2g3 h8h7 d2e3 a7a6 e3f4 h5g4 f3g4 c6c5",
+                7,
+            ),
+            (
+                "d2e3 e7d6 h2g3 b7a6 g3f4 a6b5 f4g5 h7h6 e3f4 h6g5 f4g5 f7f6 g5f6 g7f6 \
+                 g2f3 a7b6 f3g4 b6c5 g4h5 f6e5 f2e3 d6d5 e2d3 e5e4 d3e4 d5e4",
+                7,
+            ),
+        ],
         _ => &[],
     }
 }

@@ -1,0 +1,385 @@
+//! Breakthrough (Dan Troyka, 2001) on boards from 5x5 to 16x16.
+//!
+//! Each side starts on its first two rows. A piece steps one row forward,
+//! straight or diagonally, onto an empty cell; it captures only diagonally
+//! forward. Reaching the far row or capturing every enemy piece wins; there
+//! are no draws. The first player ('x' in FEN, moving up) starts on ranks 1
+//! and 2. Moves are written from-square then to-square, `a2a3`, `b5c6`;
+//! files are letters from the left, ranks numbers from 1 at the bottom.
+//!
+//! FEN: the rows from the top down separated by '/', 'x' for a first-player
+//! piece, 'o' for a second-player piece, a number for a run of empty cells
+//! (it may have two digits on wide boards), then a space and the side to
+//! move, 'x' or 'o'. The 8x8 start is
+//! `oooooooo/oooooooo/8/8/8/8/xxxxxxxx/xxxxxxxx x`. Rejected: more pieces
+//! on a side than it starts with, both sides having won, or the winner
+//! being the side to move (the winning move was the last one).
+//!
+//! The board is a pair of bit sets, generic over [`Bits`] so that boards of
+//! up to 64 cells run on plain `u64`s; the registry picks the narrowest
+//! type that holds the requested size.
+
+mod bits;
+mod eval;
+mod geometry;
+#[cfg(test)]
+mod tests;
+
+use std::sync::OnceLock;
+
+pub use bits::{Bits, Wide};
+use geometry::{Geometry, MAX_SIDE, MIN_SIDE};
+
+use super::{Game, GameError, Outcome, Player, Settings};
+
+pub const NAME: &str = "breakthrough";
+pub const DEFAULT_SIZE: (usize, usize) = (8, 8);
+const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
+
+/// Board size `(width, height)` asked for by `settings`, checked.
+pub fn board_size(settings: &Settings) -> Result<(usize, usize), GameError> {
+    if let Some(rule) = &settings.rule {
+        return Err(GameError::Unsupported(format!(
+            "{NAME} has no rule variants (got '{rule}')"
+        )));
+    }
+    let (width, height) = settings.size.unwrap_or(DEFAULT_SIZE);
+    let ok = MIN_SIDE..=MAX_SIDE;
+    if !ok.contains(&width) || !ok.contains(&height) {
+        return Err(GameError::Unsupported(format!(
+            "{NAME} board {width}x{height}: width and height must be {MIN_SIDE} to {MAX_SIDE}"
+        )));
+    }
+    Ok((width, height))
+}
+
+fn zobrist() -> &'static [u64] {
+    static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
+    KEYS.get_or_init(|| super::zobrist::keys(0xB4EA, 2 * MAX_CELLS + 1))
+}
+const SIDE_KEY: usize = 2 * MAX_CELLS;
+
+#[inline]
+fn piece_key(keys: &[u64], side: usize, sq: usize) -> u64 {
+    keys[side * MAX_CELLS + sq]
+}
+
+/// A step from one cell to another, and whether it took a piece (which
+/// `unmake_move` must put back).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: u8,
+    to: u8,
+    capture: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakthrough<B: Bits = u64> {
+    geo: Geometry<B>,
+    /// Pieces of the first and second player.
+    pieces: [B; 2],
+    side: Player,
+    hash: u64,
+}
+
+impl<B: Bits> Breakthrough<B> {
+    fn geometry(settings: &Settings) -> Result<Geometry<B>, GameError> {
+        let (width, height) = board_size(settings)?;
+        if width * height > B::CELLS {
+            return Err(GameError::Unsupported(format!(
+                "{NAME} board {width}x{height} does not fit a {}-cell bit set",
+                B::CELLS
+            )));
+        }
+        Ok(Geometry::new(width, height))
+    }
+
+    fn build(geo: Geometry<B>, pieces: [B; 2], side: Player) -> Self {
+        let keys = zobrist();
+        let mut hash = if side == Player::P2 {
+            keys[SIDE_KEY]
+        } else {
+            0
+        };
+        for (p, set) in pieces.iter().enumerate() {
+            for sq in set.squares() {
+                hash ^= piece_key(keys, p, sq);
+            }
+        }
+        Breakthrough {
+            geo,
+            pieces,
+            side,
+            hash,
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        self.geo.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.geo.height
+    }
+
+    #[inline]
+    fn me(&self) -> usize {
+        self.side.index()
+    }
+
+    #[inline]
+    fn empty(&self) -> B {
+        self.geo.board & !(self.pieces[0] | self.pieces[1])
+    }
+
+    fn winner(&self) -> Option<Player> {
+        let [white, black] = self.pieces;
+        if !(white & self.geo.at_distance(0, 0)).is_empty() || black.is_empty() {
+            Some(Player::P1)
+        } else if !(black & self.geo.at_distance(1, 0)).is_empty() || white.is_empty() {
+            Some(Player::P2)
+        } else {
+            None
+        }
+    }
+
+    /// Appends the moves of the side to move; quiet moves only onto
+    /// `quiet_targets`, captures everywhere. Captures come first.
+    fn moves_onto(&self, quiet_targets: B, moves: &mut Vec<Move>) {
+        if self.winner().is_some() {
+            return;
+        }
+        let me = self.me();
+        let own = self.pieces[me];
+        let enemy = self.pieces[1 - me];
+        let empty = self.empty() & quiet_targets;
+        let west = self.geo.forward_west(own, me);
+        let east = self.geo.forward_east(own, me);
+        let straight = self.geo.forward(own, me);
+        let lists = [
+            (west & enemy, 1, true),
+            (east & enemy, 2, true),
+            (straight & empty, 0, false),
+            (west & empty, 1, false),
+            (east & empty, 2, false),
+        ];
+        for (targets, direction, capture) in lists {
+            let delta = self.geo.delta(me, direction);
+            moves.extend(targets.squares().map(|to| Move {
+                from: (to as isize - delta) as u8,
+                to: to as u8,
+                capture,
+            }));
+        }
+    }
+
+    fn grid(&self) -> Vec<Vec<Option<Player>>> {
+        let (w, h) = (self.geo.width, self.geo.height);
+        (0..h)
+            .rev()
+            .map(|row| {
+                (0..w)
+                    .map(|file| {
+                        let sq = row * w + file;
+                        if self.pieces[0].has(sq) {
+                            Some(Player::P1)
+                        } else if self.pieces[1].has(sq) {
+                            Some(Player::P2)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn square_name(&self, sq: usize) -> String {
+        let file = (b'a' + self.geo.file(sq) as u8) as char;
+        format!("{file}{}", sq / self.geo.width + 1)
+    }
+
+    /// Whether the side to move has a piece one step from its goal: it
+    /// wins with its next move (a diagonal step forward is always legal).
+    fn can_win_now(&self) -> bool {
+        let me = self.me();
+        !(self.pieces[me] & self.geo.at_distance(me, 1)).is_empty()
+    }
+}
+
+impl<B: Bits> Game for Breakthrough<B> {
+    type Move = Move;
+    const NAME: &'static str = NAME;
+    /// `from * 3 + direction` for up to 16x16 cells.
+    const HISTORY_SLOTS: usize = MAX_CELLS * 3;
+
+    fn start(settings: &Settings) -> Result<Self, GameError> {
+        let geo = Self::geometry(settings)?;
+        let h = geo.height;
+        let white = geo.row(0) | geo.row(1);
+        let black = geo.row(h - 2) | geo.row(h - 1);
+        Ok(Self::build(geo, [white, black], Player::P1))
+    }
+
+    fn from_fen(fen: &str, settings: &Settings) -> Result<Self, GameError> {
+        let geo = Self::geometry(settings)?;
+        let (board, side) = super::split_fen(fen)?;
+        let (w, h) = (geo.width, geo.height);
+        let grid = super::parse_grid(fen, board, w, h)?;
+        let mut pieces = [B::ZERO; 2];
+        for (r, cells) in grid.iter().enumerate() {
+            let row = h - 1 - r;
+            for (file, cell) in cells.iter().enumerate() {
+                if let Some(p) = cell {
+                    pieces[p.index()] |= B::bit(row * w + file);
+                }
+            }
+        }
+        for set in pieces {
+            if set.count() as usize > 2 * w {
+                return Err(GameError::bad_position(
+                    fen,
+                    "a side has more pieces than it starts with",
+                ));
+            }
+        }
+        let pos = Self::build(geo, pieces, side);
+        let white_won = !(pieces[0] & pos.geo.at_distance(0, 0)).is_empty() || pieces[1].is_empty();
+        let black_won = !(pieces[1] & pos.geo.at_distance(1, 0)).is_empty() || pieces[0].is_empty();
+        if white_won && black_won {
+            return Err(GameError::bad_position(fen, "both sides have won"));
+        }
+        // The winning move was the last one: the loser is to move.
+        if (white_won && side == Player::P1) || (black_won && side == Player::P2) {
+            return Err(GameError::bad_position(
+                fen,
+                "the side to move has already won",
+            ));
+        }
+        Ok(pos)
+    }
+
+    fn to_fen(&self) -> String {
+        super::format_grid(&self.grid(), self.side)
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.winner().map(Outcome::Win)
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        self.moves_onto(self.geo.board, moves);
+    }
+
+    #[inline]
+    fn make_move(&mut self, mv: Move) {
+        let me = self.me();
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let keys = zobrist();
+        self.pieces[me] ^= B::bit(from) | B::bit(to);
+        self.hash ^= piece_key(keys, me, from) ^ piece_key(keys, me, to) ^ keys[SIDE_KEY];
+        if mv.capture {
+            self.pieces[1 - me] ^= B::bit(to);
+            self.hash ^= piece_key(keys, 1 - me, to);
+        }
+        self.side = self.side.other();
+    }
+
+    #[inline]
+    fn unmake_move(&mut self, mv: Move) {
+        self.side = self.side.other();
+        let me = self.me();
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let keys = zobrist();
+        self.pieces[me] ^= B::bit(from) | B::bit(to);
+        self.hash ^= piece_key(keys, me, from) ^ piece_key(keys, me, to) ^ keys[SIDE_KEY];
+        if mv.capture {
+            self.pieces[1 - me] ^= B::bit(to);
+            self.hash ^= piece_key(keys, 1 - me, to);
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn move_to_string(&self, mv: Move) -> String {
+        format!(
+            "{}{}",
+            self.square_name(mv.from as usize),
+            self.square_name(mv.to as usize)
+        )
+    }
+
+    fn render(&self) -> String {
+        let files: String = (0..self.geo.width)
+            .map(|f| (b'a' + f as u8) as char)
+            .collect();
+        super::render_grid(&self.grid(), &files)
+    }
+
+    fn move_score(&self, mv: Move) -> i32 {
+        let me = self.me();
+        let to = mv.to as usize;
+        let to_go = self.geo.distance(to, me);
+        if to_go == 0 {
+            return 1_000_000;
+        }
+        let h = self.geo.height as i32;
+        let mut score = h - to_go as i32;
+        if mv.capture {
+            // The closer the victim was to its own goal, the better.
+            score += 10_000 + 100 * (h - self.geo.distance(to, 1 - me) as i32);
+        }
+        if to_go == 1 {
+            // A threat to win next move; the reply is forced.
+            score += 5_000;
+        }
+        score
+    }
+
+    fn history_slot(&self, mv: Move) -> usize {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let direction = match self.geo.file(to).cmp(&self.geo.file(from)) {
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Greater => 2,
+        };
+        from * 3 + direction
+    }
+
+    fn tactical_moves(&self, moves: &mut Vec<Move>) {
+        let me = self.me();
+        let last_two = self.geo.at_distance(me, 0) | self.geo.at_distance(me, 1);
+        self.moves_onto(last_two, moves);
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        // Zugzwang is real in thin endgames: pass only with material left,
+        // and never while either side is one step from winning.
+        let me = self.me();
+        let enough = (self.pieces[me].count() as usize) > self.geo.width * 3 / 4;
+        let them = 1 - me;
+        enough
+            && !self.can_win_now()
+            && (self.pieces[them] & self.geo.at_distance(them, 1)).is_empty()
+            && self.winner().is_none()
+    }
+
+    fn make_null_move(&mut self) {
+        self.side = self.side.other();
+        self.hash ^= zobrist()[SIDE_KEY];
+    }
+
+    fn unmake_null_move(&mut self) {
+        self.make_null_move();
+    }
+}
