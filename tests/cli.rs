@@ -183,4 +183,15 @@ fn solve_checks_pons_scores() {
         .assert()
         .failure()
         .stdout(predicate::str::contains("MISMATCH"));
+    // Other games score in signed plies: X wins at once; O, facing two
+    // threats, loses after X's reply.
+    ply()
+        .args(["solve", "--game", "tictactoe"])
+        .write_stdin("a1 a2 b2 c1 1\na1 a2 b2 c1 b3 -2\n")
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("a1 a2 b2 c1 1 nodes")
+                .and(predicate::str::contains("b3 -2 nodes")),
+        );
 }

@@ -1,7 +1,8 @@
 //! `ply solve`: exact game values by searching to the end of the game.
 //! Input lines are `moves [expected]`; for Connect Four the moves are a
 //! column string ("4453") and scores follow Pascal Pons' convention, so his
-//! test sets can be checked directly.
+//! test sets can be checked directly. Other games take space-separated
+//! moves and score in signed plies to the end (see `signed_plies`).
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -65,7 +66,37 @@ pub fn pons_score(stones_played: u32, value: Value) -> i32 {
     }
 }
 
-/// Moves of a test line, one character per move for Connect Four's column
+/// The score of other games: plies to the end of the game, positive for a
+/// win of the side to move, negative for a loss, 0 for a draw.
+pub fn signed_plies(value: Value) -> i32 {
+    match value {
+        Value::Draw => 0,
+        Value::Decided { win: true, plies } => plies as i32,
+        Value::Decided { win: false, plies } => -(plies as i32),
+    }
+}
+
+/// A test line's moves and expected score. Connect Four lines are Pons'
+/// `4453 -2`; other games list their moves and may end with the score.
+fn split_line(game: &str, line: &str) -> Option<(String, Option<i32>)> {
+    let mut words: Vec<&str> = line.split_whitespace().collect();
+    if words.is_empty() {
+        return None;
+    }
+    if game == "connect4" {
+        return Some((
+            words[0].to_string(),
+            words.get(1).and_then(|s| s.parse().ok()),
+        ));
+    }
+    let expected = words.last().and_then(|s| s.parse::<i32>().ok());
+    if expected.is_some() {
+        words.pop();
+    }
+    Some((words.join(" "), expected))
+}
+
+/// Moves of a test line: one character per move for Connect Four's column
 /// strings, else whitespace-separated.
 fn split_moves(game: &str, moves: &str) -> Vec<String> {
     if game == "connect4" && !moves.contains(' ') {
@@ -96,12 +127,10 @@ pub fn run(
     let mut times = Vec::new();
     let mut total_nodes = 0;
     for line in crate::protocol::ugi::lines(input) {
-        let mut fields = line.split_whitespace();
-        let Some(moves_text) = fields.next() else {
+        let Some((moves_text, expected)) = split_line(game, &line) else {
             continue;
         };
-        let expected: Option<i32> = fields.next().and_then(|s| s.parse().ok());
-        let moves = split_moves(game, moves_text);
+        let moves = split_moves(game, &moves_text);
         let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
         if let Err(e) = session.set_position(None, &refs) {
             writeln!(out, "{moves_text} error {e}")?;
@@ -110,7 +139,11 @@ pub fn run(
         }
         session.new_game();
         let solved = solve(session.as_ref());
-        let score = pons_score(moves.len() as u32, solved.value);
+        let score = if game == "connect4" {
+            pons_score(moves.len() as u32, solved.value)
+        } else {
+            signed_plies(solved.value)
+        };
         report.positions += 1;
         times.push(solved.elapsed);
         total_nodes += solved.nodes;
