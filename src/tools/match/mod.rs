@@ -1,0 +1,568 @@
+//! `ply match`: a referee that plays engines against each other over pipes
+//! (UGI, or Piskvork for Gomoku) or as built-in baseline players, checks
+//! every move against the rules, keeps the clocks, and reports results with
+//! Elo, error bars and an optional SPRT.
+//!
+//! One concern per file: `spec` (the `--engine` and `--sprt` arguments),
+//! `process` (pipes with deadlines), `ugi` and `piskvork` (the protocol
+//! adapters), `builtin` (random and greedy), `clock`, `referee` (one game),
+//! `openings`, `stats` (Elo, SPRT) and `records` (PGN, SGF). This file
+//! schedules the games on worker threads and reports.
+
+pub mod builtin;
+pub mod clock;
+pub mod openings;
+pub mod piskvork;
+pub mod player;
+pub mod process;
+pub mod records;
+pub mod referee;
+pub mod spec;
+pub mod stats;
+pub mod ugi;
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+
+use self::clock::{Clocks, TimeControl};
+use self::openings::Opening;
+use self::player::Player;
+use self::records::RecordInfo;
+use self::referee::{GameResult, Termination};
+use self::spec::{EngineKind, EngineSpec, Proto, SprtSpec};
+use self::stats::{Tally, Verdict};
+use crate::engine::{Session, registry};
+use crate::game::{Outcome, Player as Side, Settings};
+use crate::search::SearchParams;
+
+pub struct MatchOptions {
+    pub game: String,
+    pub settings: Settings,
+    /// `--engine` arguments, unparsed.
+    pub engines: Vec<String>,
+    /// Games per pairing (the most, with an SPRT).
+    pub games: u32,
+    pub tc: TimeControl,
+    pub concurrency: usize,
+    pub openings: Option<PathBuf>,
+    /// Shuffle the openings (with the seed) instead of taking them in order.
+    pub random_order: bool,
+    pub sprt: Option<String>,
+    pub pgn: Option<PathBuf>,
+    pub sgf: Option<PathBuf>,
+    pub seed: u64,
+    /// Tolerance on every time limit, in milliseconds.
+    pub margin_ms: u64,
+    /// The longest a depth- or node-limited move may take, in milliseconds.
+    pub max_move_ms: u64,
+    /// Print the live progress line on stderr.
+    pub progress: bool,
+}
+
+/// One game to play: which pairing, which engine has P1, which opening.
+#[derive(Clone, Debug)]
+struct Job {
+    index: usize,
+    pairing: usize,
+    /// Engine indices of P1 and P2.
+    sides: [usize; 2],
+    opening: usize,
+    /// Index of this game's pair within its pairing.
+    pair: usize,
+}
+
+struct Finished {
+    job: Job,
+    result: GameResult,
+}
+
+/// Losses of one engine by cause.
+#[derive(Clone, Copy, Debug, Default)]
+struct Causes {
+    time: u32,
+    illegal: u32,
+    crash: u32,
+    garbage: u32,
+}
+
+impl Causes {
+    fn add(&mut self, t: &Termination) {
+        match t {
+            Termination::Normal => {}
+            Termination::Time(_) => self.time += 1,
+            Termination::Illegal(..) => self.illegal += 1,
+            Termination::Crash(..) => self.crash += 1,
+            Termination::Garbage(..) => self.garbage += 1,
+        }
+    }
+}
+
+/// Results of one pairing, from its first engine's side.
+#[derive(Clone, Debug, Default)]
+struct PairingStats {
+    tally: Tally,
+    own: Causes,
+    opponent: Causes,
+    /// Half points of the first finished game of each pair.
+    half_pairs: HashMap<usize, u32>,
+}
+
+impl PairingStats {
+    fn add(&mut self, job: &Job, first: usize, result: &GameResult) {
+        let side_of_first = if job.sides[0] == first {
+            Side::P1
+        } else {
+            Side::P2
+        };
+        let half = match result.outcome {
+            Outcome::Win(s) if s == side_of_first => 2,
+            Outcome::Draw => 1,
+            Outcome::Win(_) => 0,
+        };
+        self.tally.add_game(half);
+        if let Some(loser) = result.termination.loser() {
+            if loser == side_of_first {
+                self.own.add(&result.termination);
+            } else {
+                self.opponent.add(&result.termination);
+            }
+        }
+        match self.half_pairs.remove(&job.pair) {
+            Some(other) => self.tally.add_pair(other + half),
+            None => {
+                self.half_pairs.insert(job.pair, half);
+            }
+        }
+    }
+
+    fn merge(&mut self, other: &PairingStats, flip: bool) {
+        let t = &other.tally;
+        let (w, l) = if flip {
+            (t.losses, t.wins)
+        } else {
+            (t.wins, t.losses)
+        };
+        self.tally.wins += w;
+        self.tally.losses += l;
+        self.tally.draws += t.draws;
+        for i in 0..5 {
+            let j = if flip { 4 - i } else { i };
+            self.tally.pairs[i] += t.pairs[j];
+        }
+        let (own, opp) = if flip {
+            (other.opponent, other.own)
+        } else {
+            (other.own, other.opponent)
+        };
+        for (mine, theirs) in [(&mut self.own, own), (&mut self.opponent, opp)] {
+            mine.time += theirs.time;
+            mine.illegal += theirs.illegal;
+            mine.crash += theirs.crash;
+            mine.garbage += theirs.garbage;
+        }
+    }
+}
+
+fn unique_names(specs: &mut [EngineSpec]) {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let duplicated = |n: &String| names.iter().filter(|m| *m == n).count() > 1;
+    for spec in specs.iter_mut() {
+        if duplicated(&spec.name) {
+            let k = seen.entry(spec.name.clone()).or_insert(0);
+            *k += 1;
+            spec.name = format!("{}#{k}", spec.name);
+        }
+    }
+}
+
+/// Everything a worker needs to build players and sessions.
+struct MatchContext {
+    game: String,
+    settings: Settings,
+    specs: Vec<EngineSpec>,
+    openings: Vec<Opening>,
+    tc: TimeControl,
+    margin: Duration,
+    cap: Duration,
+    seed: u64,
+    board: (usize, usize),
+}
+
+fn new_session(game: &str, settings: &Settings) -> anyhow::Result<Box<dyn Session>> {
+    registry::create(game, settings, 1, SearchParams::default()).map_err(anyhow::Error::msg)
+}
+
+fn make_player(ctx: &MatchContext, spec: &EngineSpec) -> Box<dyn Player> {
+    match &spec.kind {
+        EngineKind::Builtin(b) => Box::new(builtin::BuiltinPlayer::new(*b)),
+        EngineKind::External {
+            argv,
+            proto: Proto::Ugi,
+            options,
+        } => Box::new(ugi::UgiPlayer::new(argv.clone(), options.clone())),
+        EngineKind::External {
+            argv,
+            proto: Proto::Piskvork,
+            options,
+        } => Box::new(piskvork::PiskvorkPlayer::new(
+            argv.clone(),
+            options.clone(),
+            ctx.board,
+            ctx.settings.rule.as_deref(),
+        )),
+    }
+}
+
+fn worker(
+    ctx: Arc<MatchContext>,
+    jobs: Arc<Vec<Job>>,
+    next: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+    done: mpsc::Sender<Finished>,
+) {
+    let Ok(mut session) = new_session(&ctx.game, &ctx.settings) else {
+        return;
+    };
+    let mut players: Vec<Option<Box<dyn Player>>> = ctx.specs.iter().map(|_| None).collect();
+    while !stop.load(Ordering::SeqCst) {
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        let Some(job) = jobs.get(i) else { break };
+        for &e in &job.sides {
+            if players[e].is_none() {
+                players[e] = Some(make_player(&ctx, &ctx.specs[e]));
+            }
+        }
+        // Take both players out to borrow them mutably at once.
+        let mut a = players[job.sides[0]].take().expect("created above");
+        let mut b = players[job.sides[1]].take().expect("created above");
+        let clocks = Clocks::new(ctx.tc, ctx.margin, ctx.cap);
+        let seed = ctx
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(job.index as u64);
+        let result = referee::play_game(
+            session.as_mut(),
+            &ctx.openings[job.opening],
+            [a.as_mut(), b.as_mut()],
+            clocks,
+            seed,
+        );
+        players[job.sides[0]] = Some(a);
+        players[job.sides[1]] = Some(b);
+        if done
+            .send(Finished {
+                job: job.clone(),
+                result,
+            })
+            .is_err()
+        {
+            break;
+        }
+    }
+    for p in players.iter_mut().flatten() {
+        p.shut_down();
+    }
+}
+
+fn fmt_elo(t: &Tally) -> String {
+    format!("{:+.1} ± {:.1}", t.elo(), t.elo_error())
+}
+
+fn median(mut v: Vec<Duration>) -> Option<Duration> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort();
+    Some(v[v.len() / 2])
+}
+
+/// Runs the match; writes the summary and the JSON line to `out`.
+pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut specs = options
+        .engines
+        .iter()
+        .map(|e| spec::parse_engine(e))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(anyhow::Error::msg)?;
+    if specs.len() < 2 {
+        bail!("a match needs at least two --engine arguments");
+    }
+    unique_names(&mut specs);
+    let mut session = new_session(&options.game, &options.settings)?;
+    let game = session.game();
+    for s in &specs {
+        if matches!(
+            s.kind,
+            EngineKind::External {
+                proto: Proto::Piskvork,
+                ..
+            }
+        ) && game != "gomoku"
+        {
+            bail!(
+                "engine '{}': Piskvork engines play gomoku only, not {game}",
+                s.name
+            );
+        }
+    }
+    if options.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let sprt: Option<SprtSpec> = options
+        .sprt
+        .as_deref()
+        .map(spec::parse_sprt)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let mut openings = match &options.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read openings file {}", path.display()))?;
+            openings::load(&text, session.as_mut())
+                .map_err(|e| anyhow::anyhow!("openings file {}: {e}", path.display()))?
+        }
+        None => vec![Opening::start()],
+    };
+    if options.random_order {
+        openings::shuffle(&mut openings, options.seed);
+    }
+    session
+        .set_position(None, &[])
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let start_fen = session.fen();
+    let board = openings::dimensions(&start_fen);
+    // Whether each opening has P1 to move, for move numbers in records.
+    let p1_starts: Vec<bool> = openings
+        .iter()
+        .map(|o| {
+            let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
+            session.set_position(o.fen.as_deref(), &moves).is_ok()
+                && session.side_to_move() == Side::P1
+        })
+        .collect();
+    let mut pgn = match &options.pgn {
+        Some(p) => Some(BufWriter::new(
+            File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+        )),
+        None => None,
+    };
+    let mut sgf = match &options.sgf {
+        Some(_) if game != "gomoku" => bail!("--sgf records gomoku games only"),
+        Some(p) => Some(BufWriter::new(
+            File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+        )),
+        None => None,
+    };
+
+    let n = specs.len();
+    let pairings: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect();
+    let mut jobs = Vec::new();
+    // Round robin: the pairings take turns, so a stopped match is balanced.
+    for g in 0..options.games as usize {
+        for (p, &(i, j)) in pairings.iter().enumerate() {
+            jobs.push(Job {
+                index: jobs.len(),
+                pairing: p,
+                sides: if g % 2 == 0 { [i, j] } else { [j, i] },
+                opening: (g / 2) % openings.len(),
+                pair: g / 2,
+            });
+        }
+    }
+    let total = jobs.len();
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let ctx = Arc::new(MatchContext {
+        game: game.to_string(),
+        settings: options.settings.clone(),
+        specs,
+        openings,
+        tc: options.tc,
+        margin: Duration::from_millis(options.margin_ms),
+        cap: Duration::from_millis(options.max_move_ms.max(1)),
+        seed: options.seed,
+        board,
+    });
+    let jobs = Arc::new(jobs);
+    let next = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel();
+    let threads: Vec<_> = (0..options.concurrency.clamp(1, 256).min(total))
+        .map(|_| {
+            let (ctx, jobs, next, stop, tx) = (
+                Arc::clone(&ctx),
+                Arc::clone(&jobs),
+                Arc::clone(&next),
+                Arc::clone(&stop),
+                tx.clone(),
+            );
+            std::thread::spawn(move || worker(ctx, jobs, next, stop, tx))
+        })
+        .collect();
+    drop(tx);
+
+    let mut per_pairing: Vec<PairingStats> = vec![PairingStats::default(); pairings.len()];
+    let mut overhead = Vec::new();
+    let mut played = 0;
+    let mut decision = Verdict::None;
+    let tc_text = options.tc.describe();
+    let first_view = |per: &[PairingStats]| {
+        let mut s = PairingStats::default();
+        for (p, &(i, j)) in pairings.iter().enumerate() {
+            if i == 0 || j == 0 {
+                s.merge(&per[p], j == 0);
+            }
+        }
+        s
+    };
+    for finished in rx {
+        let Finished { job, result } = finished;
+        played += 1;
+        let (first, _) = pairings[job.pairing];
+        per_pairing[job.pairing].add(&job, first, &result);
+        overhead.extend(result.overhead.iter().copied());
+        let info = RecordInfo {
+            number: job.index + 1,
+            game,
+            names: [&names[job.sides[0]], &names[job.sides[1]]],
+            opening: &ctx.openings[job.opening],
+            time_control: &tc_text,
+            p1_starts: p1_starts[job.opening],
+            size: board,
+            rule: options.settings.rule.as_deref().unwrap_or("freestyle"),
+        };
+        if let Some(w) = pgn.as_mut() {
+            w.write_all(records::pgn(&info, &result).as_bytes())?;
+            w.flush()?;
+        }
+        if let Some(w) = sgf.as_mut() {
+            w.write_all(records::sgf(&info, &result).as_bytes())?;
+            w.flush()?;
+        }
+        let view = first_view(&per_pairing);
+        let t = &view.tally;
+        let mut line = format!(
+            "games {played}/{total}  +{} ={} -{}  Elo {}",
+            t.wins,
+            t.draws,
+            t.losses,
+            fmt_elo(t)
+        );
+        if let Some(s) = &sprt {
+            let llr = t.llr(s);
+            let (lo, hi) = stats::bounds(s);
+            line.push_str(&format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})"));
+            if decision == Verdict::None {
+                decision = stats::verdict(llr, s);
+                if decision != Verdict::None {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+        if options.progress {
+            eprint!("\r{line:<79}");
+        }
+    }
+    if options.progress {
+        eprintln!();
+    }
+    for t in threads {
+        let _ = t.join();
+    }
+    for (w, name) in [(pgn.as_mut(), "pgn"), (sgf.as_mut(), "sgf")] {
+        if let Some(w) = w {
+            w.flush()
+                .with_context(|| format!("writing the {name} file"))?;
+        }
+    }
+
+    // The summary: one line per pairing, then the first engine's totals.
+    writeln!(out, "{game} match at {tc_text}: {played} games played")?;
+    for (p, &(i, j)) in pairings.iter().enumerate() {
+        let s = &per_pairing[p];
+        let t = &s.tally;
+        writeln!(
+            out,
+            "{} vs {}: {} games, +{} ={} -{}, score {:.1}%, Elo {} (95%), draws {:.1}%",
+            names[i],
+            names[j],
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * t.score(),
+            fmt_elo(t),
+            100.0 * t.draw_ratio()
+        )?;
+        writeln!(
+            out,
+            "  losses of {}: time {}, illegal {}, crash {}, non-move {}; of {}: time {}, illegal {}, crash {}, non-move {}",
+            names[i],
+            s.own.time,
+            s.own.illegal,
+            s.own.crash,
+            s.own.garbage,
+            names[j],
+            s.opponent.time,
+            s.opponent.illegal,
+            s.opponent.crash,
+            s.opponent.garbage
+        )?;
+    }
+    let view = first_view(&per_pairing);
+    let t = &view.tally;
+    let llr = sprt.as_ref().map(|s| t.llr(s));
+    if let (Some(s), Some(llr)) = (&sprt, llr) {
+        let (lo, hi) = stats::bounds(s);
+        writeln!(
+            out,
+            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.3} ({lo:.3}, {hi:.3}) {}",
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta,
+            match decision {
+                Verdict::Accept => "H1 accepted",
+                Verdict::Reject => "H0 accepted (H1 rejected)",
+                Verdict::None => "no decision",
+            }
+        )?;
+    }
+    let overhead_us = median(overhead).map_or(0, |d| d.as_micros() as u64);
+    writeln!(out, "referee overhead per move: median {overhead_us} us")?;
+    writeln!(
+        out,
+        "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{:.2},\"elo_error\":{:.2},\"draw_ratio\":{:.4},\"time_losses\":{},\"illegal\":{},\"crashes\":{},\"garbage\":{},\"opponent_time_losses\":{},\"opponent_illegal\":{},\"opponent_crashes\":{},\"opponent_garbage\":{},\"pairs\":[{}],\"llr\":{},\"sprt\":\"{}\",\"overhead_us_median\":{}}}",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        t.score(),
+        t.elo(),
+        t.elo_error(),
+        t.draw_ratio(),
+        view.own.time,
+        view.own.illegal,
+        view.own.crash,
+        view.own.garbage,
+        view.opponent.time,
+        view.opponent.illegal,
+        view.opponent.crash,
+        view.opponent.garbage,
+        t.pairs.map(|c| c.to_string()).join(","),
+        llr.map_or("null".to_string(), |l| format!("{l:.4}")),
+        decision.as_str(),
+        overhead_us
+    )?;
+    out.flush()?;
+    Ok(())
+}
