@@ -296,6 +296,14 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         bail!("a match needs at least two --engine arguments");
     }
     unique_names(&mut specs);
+    for s in &specs {
+        if let EngineKind::External { argv, .. } = &s.kind {
+            let program = std::path::Path::new(&argv[0]);
+            if argv[0].contains('/') && !program.exists() {
+                bail!("engine '{}': no such file {}", s.name, program.display());
+            }
+        }
+    }
     let mut session = new_session(&options.game, &options.settings)?;
     let game = session.game();
     for s in &specs {
@@ -339,12 +347,12 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let start_fen = session.fen();
     let board = openings::dimensions(&start_fen);
-    // Whether each opening has P1 to move, for move numbers in records.
+    // Whether P1 moves first from each opening's position (before its
+    // moves), for move numbers and colours in records.
     let p1_starts: Vec<bool> = openings
         .iter()
         .map(|o| {
-            let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
-            session.set_position(o.fen.as_deref(), &moves).is_ok()
+            session.set_position(o.fen.as_deref(), &[]).is_ok()
                 && session.side_to_move() == Side::P1
         })
         .collect();
