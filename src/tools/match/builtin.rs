@@ -57,3 +57,46 @@ impl Player for BuiltinPlayer {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::engine::registry;
+    use crate::engine::session::MOVE_WINS;
+    use crate::game::Settings;
+    use crate::search::SearchParams;
+    use crate::tools::r#match::clock::{Clocks, TimeControl};
+
+    #[test]
+    fn greedy_takes_a_win_and_random_plays_legal_moves() {
+        let mut s = registry::create(
+            "tictactoe",
+            &Settings::default(),
+            1,
+            SearchParams::default(),
+        )
+        .unwrap();
+        s.set_position(Some("xx1/oo1/3 x"), &[]).unwrap();
+        let values = s.move_values();
+        assert_eq!(values.len(), 5);
+        assert!(values.contains(&("c3".to_string(), MOVE_WINS)));
+        let clocks = Clocks::new(TimeControl::Depth(1), Duration::ZERO, Duration::ZERO);
+        let turn = Turn {
+            session: s.as_ref(),
+            start_fen: None,
+            moves: &[],
+            clocks: &clocks,
+        };
+        let mut greedy = BuiltinPlayer::new(Builtin::Greedy);
+        let mut random = BuiltinPlayer::new(Builtin::Random);
+        for seed in 0..20 {
+            greedy.new_game(seed).unwrap();
+            random.new_game(seed).unwrap();
+            assert_eq!(greedy.play(&turn, Duration::ZERO).unwrap().mv, "c3");
+            let mv = random.play(&turn, Duration::ZERO).unwrap().mv;
+            assert!(s.legal_moves().contains(&mv), "{mv}");
+        }
+    }
+}

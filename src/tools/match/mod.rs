@@ -23,7 +23,7 @@ pub mod ugi;
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
@@ -432,6 +432,7 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         }
         s
     };
+    let tty = std::io::stderr().is_terminal();
     for finished in rx {
         let Finished { job, result } = finished;
         played += 1;
@@ -477,10 +478,14 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         }
         if options.progress {
-            eprint!("\r{line:<79}");
+            if tty {
+                eprint!("\r{line:<79}");
+            } else if played % (total / 20).max(1) == 0 || played == total {
+                eprintln!("{line}");
+            }
         }
     }
-    if options.progress {
+    if options.progress && tty {
         eprintln!();
     }
     for t in threads {

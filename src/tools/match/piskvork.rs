@@ -253,7 +253,17 @@ impl Player for PiskvorkPlayer {
         self.send(last)?;
         let line = self.reply(started + wait)?;
         let elapsed = started.elapsed();
-        let mv = self.parse_move(&line)?;
+        let mv = match self.parse_move(&line) {
+            Ok(mv) => mv,
+            Err(fault) => {
+                // Out of step with the protocol: start afresh next game.
+                if let Some(p) = self.process.as_mut() {
+                    p.kill();
+                }
+                self.process = None;
+                return Err(fault);
+            }
+        };
         self.known = Some(n + 1);
         Ok(Reply { mv, elapsed })
     }
