@@ -526,3 +526,90 @@ fn bad_arguments_are_clear_errors() {
         .failure()
         .stderr(no_panic());
 }
+
+#[test]
+fn ply_keeps_to_a_real_clock() {
+    let engine = format!("cmd={} --game connect4,name=ply", ply_path());
+    let out = run_match(&[
+        "--game",
+        "connect4",
+        "--engine",
+        &engine,
+        "--engine",
+        "builtin=random",
+        "--games",
+        "2",
+        "--tc",
+        "1+0.05",
+    ]);
+    assert_eq!(num(&out, "time_losses"), 0.0, "{out}");
+    assert_eq!(num(&out, "wins"), 2.0, "{out}");
+}
+
+#[test]
+fn more_engines_make_a_round_robin() {
+    let out = run_match(&[
+        "--game",
+        "tictactoe",
+        "--engine",
+        "builtin=greedy",
+        "--engine",
+        "builtin=random",
+        "--engine",
+        "builtin=random",
+        "--games",
+        "4",
+        "--depth",
+        "1",
+    ]);
+    // Three pairings of four games; the JSON counts the first engine's eight.
+    assert!(out.contains("greedy vs random#1: 4 games"), "{out}");
+    assert!(out.contains("greedy vs random#2: 4 games"), "{out}");
+    assert!(out.contains("random#1 vs random#2: 4 games"), "{out}");
+    assert_eq!(num(&out, "games"), 8.0, "{out}");
+}
+
+/// A Piskvork brain that answers `START` and then a non-move.
+const BAD_BRAIN: &str = r#"
+import sys
+for line in sys.stdin:
+    w = line.strip().upper()
+    if w.startswith('START'):
+        print('OK', flush=True)
+    elif w in ('BEGIN', 'DONE') or w.startswith('TURN'):
+        print('MESSAGE thinking hard', flush=True)
+        print('I resign', flush=True)
+    elif w == 'END':
+        break
+"#;
+
+#[test]
+fn a_piskvork_non_move_reply_loses() {
+    let dir = scratch("bad-brain");
+    let script = dir.join("brain.py");
+    std::fs::write(&script, BAD_BRAIN).unwrap();
+    let out = run_match(&[
+        "--game",
+        "gomoku",
+        "--engine",
+        "builtin=random",
+        "--engine",
+        &format!("cmd=python3 {},proto=piskvork", script.display()),
+        "--games",
+        "2",
+        "--movetime",
+        "200",
+    ]);
+    assert_eq!(num(&out, "opponent_garbage"), 2.0, "{out}");
+    assert_eq!(num(&out, "wins"), 2.0, "{out}");
+}
+
+#[test]
+fn help_documents_the_match_command() {
+    ply().args(["match", "--help"]).assert().success().stdout(
+        predicate::str::contains("--engine")
+            .and(predicate::str::contains("--sprt"))
+            .and(predicate::str::contains("builtin=random|greedy"))
+            .and(predicate::str::contains("JSON")),
+    );
+}
