@@ -613,3 +613,60 @@ fn help_documents_the_match_command() {
             .and(predicate::str::contains("JSON")),
     );
 }
+
+/// A UGI engine that always answers the same move.
+const STUBBORN: &str = r#"
+import sys
+for line in sys.stdin:
+    w = line.split()
+    if not w:
+        continue
+    if w[0] == 'ugi':
+        print('ugiok', flush=True)
+    elif w[0] == 'isready':
+        print('readyok', flush=True)
+    elif w[0] == 'go':
+        print('bestmove ' + sys.argv[1], flush=True)
+    elif w[0] == 'quit':
+        break
+"#;
+
+#[test]
+fn a_renju_forbidden_move_is_illegal() {
+    let dir = scratch("renju");
+    let script = dir.join("stubborn.py");
+    std::fs::write(&script, STUBBORN).unwrap();
+    // h8 makes two open threes for black (f8 g8, h6 h7): forbidden in renju.
+    let book = dir.join("book.txt");
+    std::fs::write(
+        &book,
+        "15/15/15/15/15/15/15/5xx8/7x7/7x7/15/15/15/15/o1o1o1o8 x\n",
+    )
+    .unwrap();
+    let pgn = dir.join("g.pgn");
+    let out = run_match(&[
+        "--game",
+        "gomoku",
+        "--rule",
+        "renju",
+        "--engine",
+        &format!("cmd=python3 {} h8,name=stubborn", script.display()),
+        "--engine",
+        "builtin=random",
+        "--games",
+        "1",
+        "--movetime",
+        "500",
+        "--openings",
+        book.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(num(&out, "illegal"), 1.0, "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        text.contains("[Termination \"illegal move 'h8' by stubborn\"]"),
+        "{text}"
+    );
+    assert!(text.contains("[PlyCount \"0\"]"), "{text}");
+}
