@@ -6,8 +6,9 @@
 //! One concern per file: `spec` (the `--engine` and `--sprt` arguments),
 //! `process` (pipes with deadlines), `ugi` and `piskvork` (the protocol
 //! adapters), `builtin` (random and greedy), `clock`, `referee` (one game),
-//! `openings`, `stats` (Elo, SPRT) and `records` (PGN, SGF). This file
-//! schedules the games on worker threads and reports.
+//! `openings`, `stats` (Elo, SPRT), `records` (PGN, SGF) and `summary`
+//! (the tallies and the final report). This file schedules the games on
+//! worker threads and shows the progress.
 
 pub mod builtin;
 pub mod clock;
@@ -19,6 +20,7 @@ pub mod records;
 pub mod referee;
 pub mod spec;
 pub mod stats;
+pub mod summary;
 pub mod ugi;
 
 use std::collections::HashMap;
@@ -35,11 +37,12 @@ use self::clock::{Clocks, TimeControl};
 use self::openings::Opening;
 use self::player::Player;
 use self::records::RecordInfo;
-use self::referee::{GameResult, Termination};
+use self::referee::GameResult;
 use self::spec::{EngineKind, EngineSpec, Proto, SprtSpec};
-use self::stats::{Tally, Verdict};
+use self::stats::Verdict;
+use self::summary::{PairingStats, Report};
 use crate::engine::{Session, registry};
-use crate::game::{Outcome, Player as Side, Settings};
+use crate::game::{Player as Side, Settings};
 use crate::search::SearchParams;
 
 pub struct MatchOptions {
@@ -81,93 +84,6 @@ struct Job {
 struct Finished {
     job: Job,
     result: GameResult,
-}
-
-/// Losses of one engine by cause.
-#[derive(Clone, Copy, Debug, Default)]
-struct Causes {
-    time: u32,
-    illegal: u32,
-    crash: u32,
-    garbage: u32,
-}
-
-impl Causes {
-    fn add(&mut self, t: &Termination) {
-        match t {
-            Termination::Normal => {}
-            Termination::Time(_) => self.time += 1,
-            Termination::Illegal(..) => self.illegal += 1,
-            Termination::Crash(..) => self.crash += 1,
-            Termination::Garbage(..) => self.garbage += 1,
-        }
-    }
-}
-
-/// Results of one pairing, from its first engine's side.
-#[derive(Clone, Debug, Default)]
-struct PairingStats {
-    tally: Tally,
-    own: Causes,
-    opponent: Causes,
-    /// Half points of the first finished game of each pair.
-    half_pairs: HashMap<usize, u32>,
-}
-
-impl PairingStats {
-    fn add(&mut self, job: &Job, first: usize, result: &GameResult) {
-        let side_of_first = if job.sides[0] == first {
-            Side::P1
-        } else {
-            Side::P2
-        };
-        let half = match result.outcome {
-            Outcome::Win(s) if s == side_of_first => 2,
-            Outcome::Draw => 1,
-            Outcome::Win(_) => 0,
-        };
-        self.tally.add_game(half);
-        if let Some(loser) = result.termination.loser() {
-            if loser == side_of_first {
-                self.own.add(&result.termination);
-            } else {
-                self.opponent.add(&result.termination);
-            }
-        }
-        match self.half_pairs.remove(&job.pair) {
-            Some(other) => self.tally.add_pair(other + half),
-            None => {
-                self.half_pairs.insert(job.pair, half);
-            }
-        }
-    }
-
-    fn merge(&mut self, other: &PairingStats, flip: bool) {
-        let t = &other.tally;
-        let (w, l) = if flip {
-            (t.losses, t.wins)
-        } else {
-            (t.wins, t.losses)
-        };
-        self.tally.wins += w;
-        self.tally.losses += l;
-        self.tally.draws += t.draws;
-        for i in 0..5 {
-            let j = if flip { 4 - i } else { i };
-            self.tally.pairs[i] += t.pairs[j];
-        }
-        let (own, opp) = if flip {
-            (other.opponent, other.own)
-        } else {
-            (other.own, other.opponent)
-        };
-        for (mine, theirs) in [(&mut self.own, own), (&mut self.opponent, opp)] {
-            mine.time += theirs.time;
-            mine.illegal += theirs.illegal;
-            mine.crash += theirs.crash;
-            mine.garbage += theirs.garbage;
-        }
-    }
 }
 
 fn unique_names(specs: &mut [EngineSpec]) {
@@ -270,18 +186,6 @@ fn worker(
     for p in players.iter_mut().flatten() {
         p.shut_down();
     }
-}
-
-fn fmt_elo(t: &Tally) -> String {
-    format!("{:+.1} ± {:.1}", t.elo(), t.elo_error())
-}
-
-fn median(mut v: Vec<Duration>) -> Option<Duration> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort();
-    Some(v[v.len() / 2])
 }
 
 /// Runs the match; writes the summary and the JSON line to `out`.
@@ -437,7 +341,12 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         let Finished { job, result } = finished;
         played += 1;
         let (first, _) = pairings[job.pairing];
-        per_pairing[job.pairing].add(&job, first, &result);
+        let first_side = if job.sides[0] == first {
+            Side::P1
+        } else {
+            Side::P2
+        };
+        per_pairing[job.pairing].add(first_side, job.pair, &result);
         overhead.extend(result.overhead.iter().copied());
         let info = RecordInfo {
             number: job.index + 1,
@@ -464,7 +373,7 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
             t.wins,
             t.draws,
             t.losses,
-            fmt_elo(t)
+            summary::fmt_elo(t)
         );
         if let Some(s) = &sprt {
             let llr = t.llr(s);
@@ -498,84 +407,20 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         }
     }
 
-    // The summary: one line per pairing, then the first engine's totals.
-    writeln!(out, "{game} match at {tc_text}: {played} games played")?;
-    for (p, &(i, j)) in pairings.iter().enumerate() {
-        let s = &per_pairing[p];
-        let t = &s.tally;
-        writeln!(
-            out,
-            "{} vs {}: {} games, +{} ={} -{}, score {:.1}%, Elo {} (95%), draws {:.1}%",
-            names[i],
-            names[j],
-            t.games(),
-            t.wins,
-            t.draws,
-            t.losses,
-            100.0 * t.score(),
-            fmt_elo(t),
-            100.0 * t.draw_ratio()
-        )?;
-        writeln!(
-            out,
-            "  losses of {}: time {}, illegal {}, crash {}, non-move {}; of {}: time {}, illegal {}, crash {}, non-move {}",
-            names[i],
-            s.own.time,
-            s.own.illegal,
-            s.own.crash,
-            s.own.garbage,
-            names[j],
-            s.opponent.time,
-            s.opponent.illegal,
-            s.opponent.crash,
-            s.opponent.garbage
-        )?;
-    }
     let view = first_view(&per_pairing);
-    let t = &view.tally;
-    let llr = sprt.as_ref().map(|s| t.llr(s));
-    if let (Some(s), Some(llr)) = (&sprt, llr) {
-        let (lo, hi) = stats::bounds(s);
-        writeln!(
-            out,
-            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.3} ({lo:.3}, {hi:.3}) {}",
-            s.elo0,
-            s.elo1,
-            s.alpha,
-            s.beta,
-            match decision {
-                Verdict::Accept => "H1 accepted",
-                Verdict::Reject => "H0 accepted (H1 rejected)",
-                Verdict::None => "no decision",
-            }
-        )?;
-    }
-    let overhead_us = median(overhead).map_or(0, |d| d.as_micros() as u64);
-    writeln!(out, "referee overhead per move: median {overhead_us} us")?;
-    writeln!(
-        out,
-        "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{:.2},\"elo_error\":{:.2},\"draw_ratio\":{:.4},\"time_losses\":{},\"illegal\":{},\"crashes\":{},\"garbage\":{},\"opponent_time_losses\":{},\"opponent_illegal\":{},\"opponent_crashes\":{},\"opponent_garbage\":{},\"pairs\":[{}],\"llr\":{},\"sprt\":\"{}\",\"overhead_us_median\":{}}}",
-        t.games(),
-        t.wins,
-        t.draws,
-        t.losses,
-        t.score(),
-        t.elo(),
-        t.elo_error(),
-        t.draw_ratio(),
-        view.own.time,
-        view.own.illegal,
-        view.own.crash,
-        view.own.garbage,
-        view.opponent.time,
-        view.opponent.illegal,
-        view.opponent.crash,
-        view.opponent.garbage,
-        t.pairs.map(|c| c.to_string()).join(","),
-        llr.map_or("null".to_string(), |l| format!("{l:.4}")),
-        decision.as_str(),
-        overhead_us
-    )?;
+    let report = Report {
+        game,
+        time_control: &tc_text,
+        played,
+        names: &names,
+        pairings: &pairings,
+        per_pairing: &per_pairing,
+        first: &view,
+        sprt: sprt.as_ref(),
+        decision,
+        overhead,
+    };
+    report.write(out)?;
     out.flush()?;
     Ok(())
 }
