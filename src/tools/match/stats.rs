@@ -94,13 +94,20 @@ impl Tally {
     }
 
     /// Half the width of the 95% interval of the Elo difference, from the
-    /// standard deviation of the per-game score.
+    /// standard deviation of the per-game score (from the half-game-less
+    /// score when every game was won, or every game lost).
     pub fn elo_error(&self) -> f64 {
-        let (n, m, var) = self.trinomial();
+        let (n, mut m, mut var) = self.trinomial();
         if n == 0.0 {
             return 0.0;
         }
         let eps = 0.5 / n;
+        if m < eps || m > 1.0 - eps {
+            // All wins or all losses: no spread in the sample; take that of
+            // the score counted as half a game less.
+            m = m.clamp(eps, 1.0 - eps);
+            var = m * (1.0 - m);
+        }
         let spread = 1.959964 * (var / n).sqrt();
         let hi = (m + spread).clamp(eps, 1.0 - eps);
         let lo = (m - spread).clamp(eps, 1.0 - eps);
@@ -220,7 +227,9 @@ mod tests {
         };
         // Counted as 9.5 of 10.
         assert!(close(t.elo(), elo_from_score(0.95), 1e-9));
-        assert!(t.elo_error().is_finite());
+        // Spread of a 0.95 score: sd of the mean sqrt(0.0475 / 10) = 0.068920,
+        // so 0.814919 .. 0.95 (clamped) → Elo 257.5 .. 511.5.
+        assert!(close(t.elo_error(), 127.0, 0.01), "{}", t.elo_error());
     }
 
     #[test]
