@@ -1,7 +1,7 @@
 use std::io::{self, BufReader};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Parser, Subcommand, ValueEnum};
 use ply::engine::options::HASH_DEFAULT_MB;
 use ply::engine::registry::DEFAULT_GAME;
 use ply::game::{Player, Settings};
@@ -51,6 +51,74 @@ enum Command {
     },
     /// Speak the Piskvork (Gomocup) protocol, as pbrain-ply does.
     Piskvork,
+    /// Referee a match between engines over pipes (UGI, or Piskvork for
+    /// gomoku) or built-in players; every move is checked against the rules.
+    ///
+    /// Example: ply match --game connect4 --engine "cmd=target/release/ply
+    /// --game connect4,name=new" --engine builtin=greedy --games 20
+    /// --movetime 100. Progress goes to stderr; stdout gets a summary and,
+    /// as its last line, one JSON object: games, wins, draws, losses (first
+    /// engine's view), score, elo, elo_error, draw_ratio, time_losses,
+    /// illegal, crashes, garbage (the first engine's losses by cause),
+    /// opponent_time_losses, opponent_illegal, opponent_crashes,
+    /// opponent_garbage, pairs, llr, sprt (accept/reject/none),
+    /// overhead_us_median.
+    #[command(group(ArgGroup::new("limit").required(true).args(["tc", "movetime", "depth", "nodes"])))]
+    Match {
+        /// An engine: "cmd=PATH [ARGS],proto=ugi|piskvork[,name=NAME][,option.K=V]"
+        /// or "builtin=random|greedy[,name=NAME]". Two make a match, more a
+        /// round robin; the first engine's view is reported.
+        #[arg(long = "engine", required = true, value_name = "SPEC")]
+        engines: Vec<String>,
+        /// Games per pairing (each opening is played twice, colours swapped);
+        /// the most with --sprt.
+        #[arg(long)]
+        games: u32,
+        /// Clock per game: SECONDS+INC, e.g. 10+0.1.
+        #[arg(long, value_name = "SECONDS+INC")]
+        tc: Option<String>,
+        /// Fixed time per move in milliseconds.
+        #[arg(long, value_name = "MS")]
+        movetime: Option<u64>,
+        /// Fixed search depth per move.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Fixed node count per move.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// Openings file: one FEN or move list per line (gomoku also
+        /// Gomocup offsets "x,y, x,y" from the centre).
+        #[arg(long, value_name = "FILE")]
+        openings: Option<std::path::PathBuf>,
+        /// Opening order: sequential, or random (shuffled with --seed).
+        #[arg(long, value_enum, default_value_t = Order::Sequential)]
+        order: Order,
+        /// Stop when the SPRT decides: elo0=0,elo1=10[,alpha=0.05,beta=0.05].
+        #[arg(long, value_name = "SPEC")]
+        sprt: Option<String>,
+        /// Write every game as a PGN-like record to this file.
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<std::path::PathBuf>,
+        /// Write gomoku games as SGF to this file.
+        #[arg(long, value_name = "FILE")]
+        sgf: Option<std::path::PathBuf>,
+        /// Seed of the built-in players and of the random opening order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Tolerance on every time limit in milliseconds: a reply later than
+        /// the limit plus this loses on time (the engine is killed).
+        #[arg(long, value_name = "MS", default_value_t = 100)]
+        margin: u64,
+        /// With --depth or --nodes: the longest a move may take (ms).
+        #[arg(long, value_name = "MS", default_value_t = 60_000)]
+        max_move_time: u64,
+        /// No progress line on stderr.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Play against the engine in the terminal.
     Play {
         /// Engine thinking time per move in milliseconds.
@@ -72,6 +140,12 @@ fn parse_size(text: &str) -> Result<(usize, usize), String> {
         Some((w, h)) => Ok((number(w)?, number(h)?)),
         None => number(text).map(|n| (n, n)),
     }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Order {
+    Sequential,
+    Random,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -134,6 +208,51 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 );
             }
             Ok(())
+        }
+        Some(Command::Match {
+            engines,
+            games,
+            tc,
+            movetime,
+            depth,
+            nodes,
+            concurrency,
+            openings,
+            order,
+            sprt,
+            pgn,
+            sgf,
+            seed,
+            margin,
+            max_move_time,
+            quiet,
+        }) => {
+            use tools::r#match::clock::TimeControl;
+            let tc = match (tc, movetime, depth, nodes) {
+                (Some(tc), ..) => TimeControl::parse_tc(&tc).map_err(anyhow::Error::msg)?,
+                (_, Some(ms), ..) => TimeControl::MoveTime(ms),
+                (_, _, Some(d), _) => TimeControl::Depth(d),
+                (_, _, _, Some(n)) => TimeControl::Nodes(n),
+                _ => anyhow::bail!("give one of --tc, --movetime, --depth, --nodes"),
+            };
+            let options = tools::r#match::MatchOptions {
+                game,
+                settings,
+                engines,
+                games,
+                tc,
+                concurrency,
+                openings,
+                random_order: matches!(order, Order::Random),
+                sprt,
+                pgn,
+                sgf,
+                seed,
+                margin_ms: margin,
+                max_move_ms: max_move_time,
+                progress: !quiet,
+            };
+            tools::r#match::run(&options, &mut stdout)
         }
         Some(Command::Play { movetime, human }) => {
             let options = tools::play::PlayOptions {

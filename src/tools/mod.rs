@@ -1,6 +1,7 @@
-//! Command-line tools beside the protocols: perft, bench, play.
+//! Command-line tools beside the protocols: perft, bench, solve, play, match.
 
 pub mod bench;
+pub mod r#match;
 pub mod perft;
 pub mod play;
 pub mod solve;
