@@ -66,7 +66,7 @@ enum Command {
     #[command(group(ArgGroup::new("limit").required(true).args(["tc", "movetime", "depth", "nodes"])))]
     Match {
         /// An engine: "cmd=PATH [ARGS],proto=ugi|piskvork[,name=NAME][,option.K=V]"
-        /// or "builtin=random|greedy[,name=NAME]". Two make a match, more a
+        /// or "builtin=random|greedy|mcts[,name=NAME]". Two make a match, more a
         /// round robin; the first engine's view is reported.
         #[arg(long = "engine", required = true, value_name = "SPEC")]
         engines: Vec<String>,

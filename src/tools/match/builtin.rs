@@ -1,10 +1,11 @@
-//! Baseline players that need no process: `random` and `greedy`.
+//! Baseline players that need no process: `random`, `greedy` and `mcts`.
 
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::clock::TimeControl;
 use super::player::{Fault, Player, Reply, Turn};
 use super::spec::Builtin;
 
@@ -32,7 +33,7 @@ impl Player for BuiltinPlayer {
         Ok(())
     }
 
-    fn play(&mut self, turn: &Turn, _wait: Duration) -> Result<Reply, Fault> {
+    fn play(&mut self, turn: &Turn, wait: Duration) -> Result<Reply, Fault> {
         let started = Instant::now();
         let mv = match self.kind {
             Builtin::Random => {
@@ -48,6 +49,22 @@ impl Player for BuiltinPlayer {
                     .map(|(m, _)| m)
                     .collect();
                 top.get(self.below(top.len())).map(|m| (*m).clone())
+            }
+            Builtin::Mcts => {
+                // The time an engine would plan: a fixed move time whole,
+                // a clock's share as engines take it, and a tenth of a
+                // second for depth and node limits (which MCTS lacks).
+                let budget = match turn.clocks.tc {
+                    TimeControl::MoveTime(ms) => Duration::from_millis(ms),
+                    TimeControl::Clock { inc_ms, .. } => {
+                        turn.clocks.allowed(turn.session.side_to_move()) / 30
+                            + Duration::from_millis(inc_ms * 3 / 4)
+                    }
+                    _ => Duration::from_millis(100),
+                };
+                let seed = self.rng.next_u64();
+                turn.session
+                    .mcts_move(budget.min(wait / 2).max(Duration::from_millis(1)), seed)
             }
         };
         let mv = mv.ok_or_else(|| Fault::Garbage("no legal move".into()))?;
@@ -98,5 +115,22 @@ mod tests {
             let mv = random.play(&turn, Duration::ZERO).unwrap().mv;
             assert!(s.legal_moves().contains(&mv), "{mv}");
         }
+        // Monte-Carlo search finds the win too, within its time.
+        let clocks = Clocks::new(TimeControl::MoveTime(100), Duration::ZERO, Duration::ZERO);
+        let turn = Turn {
+            session: s.as_ref(),
+            start_fen: None,
+            moves: &[],
+            clocks: &clocks,
+        };
+        let mut mcts = BuiltinPlayer::new(Builtin::Mcts);
+        mcts.new_game(1).unwrap();
+        let reply = mcts.play(&turn, Duration::from_millis(200)).unwrap();
+        assert_eq!(reply.mv, "c3");
+        assert!(
+            reply.elapsed < Duration::from_millis(150),
+            "{:?}",
+            reply.elapsed
+        );
     }
 }

@@ -14,6 +14,9 @@ pub enum Builtin {
     Random,
     /// One ply: a winning move, else the best static evaluation.
     Greedy,
+    /// Plain Monte-Carlo tree search with random playouts, using the time
+    /// an engine would have for the move.
+    Mcts,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +50,7 @@ fn is_key(field: &str) -> bool {
 }
 
 /// Parses `cmd=PATH [ARGS],proto=ugi|piskvork[,name=NAME][,option.K=V]`
-/// or `builtin=random|greedy[,name=NAME]`. A comma inside the command is
+/// or `builtin=random|greedy|mcts[,name=NAME]`. A comma inside the command is
 /// kept when what follows it is not a known key.
 pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
     let bad = |why: String| format!("--engine '{text}': {why}");
@@ -84,8 +87,11 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
                 builtin = Some(match value.to_ascii_lowercase().as_str() {
                     "random" => Builtin::Random,
                     "greedy" => Builtin::Greedy,
+                    "mcts" => Builtin::Mcts,
                     other => {
-                        return Err(bad(format!("unknown builtin '{other}' (random, greedy)")));
+                        return Err(bad(format!(
+                            "unknown builtin '{other}' (random, greedy, mcts)"
+                        )));
                     }
                 })
             }
@@ -97,7 +103,7 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
     }
     match (cmd, builtin) {
         (Some(_), Some(_)) => Err(bad("give either cmd= or builtin=, not both".into())),
-        (None, None) => Err(bad("needs cmd=... or builtin=random|greedy".into())),
+        (None, None) => Err(bad("needs cmd=... or builtin=random|greedy|mcts".into())),
         (None, Some(b)) => {
             if proto.is_some() || !options.is_empty() {
                 return Err(bad("a builtin takes no proto or options".into()));
@@ -105,6 +111,7 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
             let default = match b {
                 Builtin::Random => "random",
                 Builtin::Greedy => "greedy",
+                Builtin::Mcts => "mcts",
             };
             Ok(EngineSpec {
                 name: name.unwrap_or_else(|| default.to_string()),
@@ -248,6 +255,11 @@ mod tests {
         let e = parse_engine("builtin=greedy").unwrap();
         assert_eq!(e.name, "greedy");
         assert_eq!(e.kind, EngineKind::Builtin(Builtin::Greedy));
+        let e = parse_engine("builtin=MCTS,name=uct").unwrap();
+        assert_eq!(
+            (e.name.as_str(), e.kind),
+            ("uct", EngineKind::Builtin(Builtin::Mcts))
+        );
         // A comma that does not start a key stays in the command.
         let e = parse_engine("cmd=ply --size 15,15,proto=piskvork").unwrap();
         assert!(
