@@ -277,14 +277,8 @@ impl<G: Game> Searcher<G> {
         if depth <= 0 {
             return self.quiesce(pos, ply, alpha, beta);
         }
-        self.pv[ply].clear();
-        if self.should_abort() {
-            return 0;
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = pos.outcome() {
-            return score::terminal(outcome, pos.side_to_move(), ply);
+        if let Some(score) = self.enter(pos, ply) {
+            return score;
         }
         if ply >= MAX_PLY {
             self.horizon_hits += 1;
@@ -420,6 +414,19 @@ impl<G: Game> Searcher<G> {
         best
     }
 
+    /// The start of every node: count it, and answer at once when the
+    /// search is aborted (0) or the game is over (its score).
+    fn enter(&mut self, pos: &G, ply: usize) -> Option<i32> {
+        self.pv[ply].clear();
+        if self.should_abort() {
+            return Some(0);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        pos.outcome()
+            .map(|outcome| score::terminal(outcome, pos.side_to_move(), ply))
+    }
+
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -430,14 +437,8 @@ impl<G: Game> Searcher<G> {
 
     /// Stand pat on the static evaluation, or try the game's tactical moves.
     fn quiesce(&mut self, pos: &mut G, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        self.pv[ply].clear();
-        if self.should_abort() {
-            return 0;
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = pos.outcome() {
-            return score::terminal(outcome, pos.side_to_move(), ply);
+        if let Some(score) = self.enter(pos, ply) {
+            return score;
         }
         self.horizon_hits += 1;
         let stand_pat = pos.evaluate();

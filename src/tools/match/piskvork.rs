@@ -108,14 +108,7 @@ impl PiskvorkPlayer {
     }
 
     fn lost(&mut self, error: ReadError, what: &str) -> Fault {
-        if let Some(p) = self.process.as_mut() {
-            p.kill();
-        }
-        self.process = None;
-        match error {
-            ReadError::Timeout => Fault::Timeout,
-            ReadError::Closed => Fault::Crash(format!("the engine exited {what}")),
-        }
+        super::process::lose(&mut self.process, error, what)
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {

@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 
+use super::player::Fault;
+
 /// Why a read gave no line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReadError {
@@ -133,5 +135,18 @@ impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// An engine that timed out or went away: kill it (a restart comes with
+/// the next game) and name the fault.
+pub fn lose(process: &mut Option<Process>, error: ReadError, what: &str) -> Fault {
+    if let Some(p) = process.as_mut() {
+        p.kill();
+    }
+    *process = None;
+    match error {
+        ReadError::Timeout => Fault::Timeout,
+        ReadError::Closed => Fault::Crash(format!("the engine exited {what}")),
     }
 }
