@@ -12,7 +12,7 @@ use super::ugi::lines;
 use super::writer::Writer;
 use crate::engine::{Controller, Event, EventSink};
 use crate::game::Settings;
-use crate::game::gomoku::{Rule, file_name, parse_square};
+use crate::game::gomoku::{Rule, square_to_xy, xy_to_square};
 use crate::search::score::Score;
 use crate::search::time::GoLimits;
 
@@ -44,17 +44,6 @@ struct Shared {
     played: Option<(usize, usize)>,
     best: Option<(usize, usize)>,
     score: Option<Score>,
-}
-
-/// `x,y` of a UGI square like `h8` on a board `height` high.
-fn from_ugi(text: &str, height: usize) -> Option<(usize, usize)> {
-    let (x, rank) = parse_square(text)?;
-    (1..=height).contains(&rank).then(|| (x, height - rank))
-}
-
-/// The UGI square of `x,y` on a board `height` high.
-fn to_ugi(x: usize, y: usize, height: usize) -> String {
-    format!("{}{}", file_name(x), height - y)
 }
 
 fn parse_xy(text: &str) -> Option<(usize, usize)> {
@@ -92,7 +81,7 @@ pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
             match event {
                 Event::Info(info) => s.score = Some(info.score),
                 Event::BestMove(best) => {
-                    let xy = best.as_deref().and_then(|m| from_ugi(m, s.height));
+                    let xy = best.as_deref().and_then(|m| square_to_xy(m, s.height));
                     if s.collect {
                         s.best = xy;
                     } else if !s.muted {
@@ -526,7 +515,7 @@ impl Brain {
                     .session()
                     .legal_moves()
                     .iter()
-                    .filter_map(|m| from_ugi(m, height))
+                    .filter_map(|m| square_to_xy(m, height))
                     .collect();
                 let (width, _) = self.size.unwrap_or((15, 15));
                 for y in 0..height {
@@ -584,7 +573,7 @@ impl Brain {
         let height = self.size.map_or(15, |s| s.1);
         let names: Vec<String> = excluded
             .iter()
-            .map(|&(x, y)| to_ugi(x, y, height))
+            .map(|&(x, y)| xy_to_square(x, y, height))
             .collect();
         self.controller.exclude_root_moves(names);
         let result = self.consult(limits);

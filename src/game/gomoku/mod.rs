@@ -132,6 +132,18 @@ pub fn parse_square(text: &str) -> Option<(usize, usize)> {
     Some((col, digits.parse().ok()?))
 }
 
+/// Piskvork's `x,y` (from 0 at the top-left) of a square like `h8` on a
+/// board `height` rows high.
+pub fn square_to_xy(square: &str, height: usize) -> Option<(usize, usize)> {
+    let (x, rank) = parse_square(square)?;
+    (1..=height).contains(&rank).then(|| (x, height - rank))
+}
+
+/// The square (`h8`) of Piskvork's `x,y` on a board `height` rows high.
+pub fn xy_to_square(x: usize, y: usize, height: usize) -> String {
+    format!("{}{}", file_name(x), height - y)
+}
+
 impl Gomoku {
     pub fn empty(width: usize, height: usize, rule: Rule) -> Gomoku {
         let stride = width + 2 * PAD;

@@ -56,6 +56,16 @@ impl Rule {
         })
     }
 
+    /// The `INFO rule` bitmask Gomocup uses for this rule.
+    pub fn gomocup_mask(self) -> u32 {
+        match self {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 4,
+            Rule::Caro => 8,
+        }
+    }
+
     /// Whether a run of `length` stones of `color`, with `ends` the cells
     /// just beyond it, wins.
     pub fn is_win(self, color: u8, length: usize, ends: [u8; 2]) -> bool {

@@ -6,8 +6,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::piskvork::xy_to_square;
 use crate::engine::Session;
+use crate::game::gomoku::xy_to_square;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {

@@ -9,47 +9,13 @@ use std::time::{Duration, Instant};
 use super::clock::TimeControl;
 use super::player::{Fault, Player, Reply, Turn};
 use super::process::{Process, ReadError};
+use crate::game::gomoku::{Rule, square_to_xy, xy_to_square};
 
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
-/// A file index as letters: `a`..`z`, then `aa`..`af`.
-pub fn file_name(x: usize) -> String {
-    if x < 26 {
-        ((b'a' + x as u8) as char).to_string()
-    } else {
-        format!("a{}", (b'a' + (x - 26) as u8) as char)
-    }
-}
-
-/// `h8` on a board `height` rows high → `(7, height - 8)`.
-pub fn square_to_xy(square: &str, height: usize) -> Option<(usize, usize)> {
-    let square = square.trim().to_ascii_lowercase();
-    let split = square.find(|c: char| c.is_ascii_digit())?;
-    let (letters, digits) = square.split_at(split);
-    let x = match letters.as_bytes() {
-        [c] if c.is_ascii_lowercase() => (c - b'a') as usize,
-        [b'a', c] if c.is_ascii_lowercase() => 26 + (c - b'a') as usize,
-        _ => return None,
-    };
-    let rank: usize = digits.parse().ok()?;
-    if rank == 0 || rank > height {
-        return None;
-    }
-    Some((x, height - rank))
-}
-
-pub fn xy_to_square(x: usize, y: usize, height: usize) -> String {
-    format!("{}{}", file_name(x), height - y)
-}
-
 /// Gomocup's `INFO rule` bitmask for a rule name.
 pub fn rule_mask(rule: Option<&str>) -> u32 {
-    match rule.map(str::to_ascii_lowercase).as_deref() {
-        Some("standard") => 1,
-        Some("renju") => 4,
-        Some("caro") => 8,
-        _ => 0,
-    }
+    rule.and_then(Rule::parse).map_or(0, Rule::gomocup_mask)
 }
 
 /// The stones of a FEN board (`x`, `o`, digits, rows top first) as

@@ -1,8 +1,9 @@
 //! Game records: PGN-like text for every game, SGF for Gomoku.
 
 use super::openings::Opening;
-use super::piskvork::{square_to_xy, stones_of_fen};
+use super::piskvork::stones_of_fen;
 use super::referee::{GameResult, Termination};
+use crate::game::gomoku::square_to_xy;
 use crate::game::{Outcome, Player as Side};
 
 /// What a record needs beyond the game itself.
