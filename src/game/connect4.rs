@@ -150,6 +150,25 @@ impl Connect4 {
         30 * good + 16 * other + 40 * stacked
     }
 
+    /// Potential: every line of four cells the opponent has not entered,
+    /// counted by the square of the stones already in it, so connected
+    /// stones with room to grow are worth more than scattered ones.
+    fn window_value(&self, p: usize) -> i32 {
+        let free = BOARD & !self.stones[1 - p];
+        let mine = self.stones[p];
+        let mut total = 0;
+        for d in [1, STRIDE - 1, STRIDE, STRIDE + 1] {
+            // Windows anchored at their first cell, all four cells free.
+            let windows = free & (free >> d) & (free >> (2 * d)) & (free >> (3 * d));
+            for i in 0..4 {
+                for j in 0..4 {
+                    total += (windows & (mine >> (i * d)) & (mine >> (j * d))).count_ones() as i32;
+                }
+            }
+        }
+        total
+    }
+
     fn centre_value(&self, p: usize) -> i32 {
         const WEIGHTS: [i32; WIDTH] = [0, 1, 2, 4, 2, 1, 0];
         (0..WIDTH)
@@ -286,6 +305,7 @@ impl Game for Connect4 {
             return -1000;
         }
         self.threat_value(me) - self.threat_value(them)
+            + 2 * (self.window_value(me) - self.window_value(them))
             + 3 * (self.centre_value(me) - self.centre_value(them))
     }
 
