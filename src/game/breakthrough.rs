@@ -83,6 +83,21 @@ pub struct Breakthrough<B: Bits = u64> {
 }
 
 impl<B: Bits> Breakthrough<B> {
+    /// Moving and taking back are the same XORs, by the side to move
+    /// before the move.
+    #[inline]
+    fn toggle(&mut self, mv: Move) {
+        let me = self.me();
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let keys = zobrist();
+        self.pieces[me] ^= B::bit(from) | B::bit(to);
+        self.hash ^= piece_key(keys, me, from) ^ piece_key(keys, me, to) ^ keys[SIDE_KEY];
+        if mv.capture {
+            self.pieces[1 - me] ^= B::bit(to);
+            self.hash ^= piece_key(keys, 1 - me, to);
+        }
+    }
+
     fn geometry(settings: &Settings) -> Result<Geometry<B>, GameError> {
         let (width, height) = board_size(settings)?;
         if width * height > B::CELLS {
@@ -277,30 +292,14 @@ impl<B: Bits> Game for Breakthrough<B> {
 
     #[inline]
     fn make_move(&mut self, mv: Move) {
-        let me = self.me();
-        let (from, to) = (mv.from as usize, mv.to as usize);
-        let keys = zobrist();
-        self.pieces[me] ^= B::bit(from) | B::bit(to);
-        self.hash ^= piece_key(keys, me, from) ^ piece_key(keys, me, to) ^ keys[SIDE_KEY];
-        if mv.capture {
-            self.pieces[1 - me] ^= B::bit(to);
-            self.hash ^= piece_key(keys, 1 - me, to);
-        }
+        self.toggle(mv);
         self.side = self.side.other();
     }
 
     #[inline]
     fn unmake_move(&mut self, mv: Move) {
         self.side = self.side.other();
-        let me = self.me();
-        let (from, to) = (mv.from as usize, mv.to as usize);
-        let keys = zobrist();
-        self.pieces[me] ^= B::bit(from) | B::bit(to);
-        self.hash ^= piece_key(keys, me, from) ^ piece_key(keys, me, to) ^ keys[SIDE_KEY];
-        if mv.capture {
-            self.pieces[1 - me] ^= B::bit(to);
-            self.hash ^= piece_key(keys, 1 - me, to);
-        }
+        self.toggle(mv);
     }
 
     fn hash(&self) -> u64 {
