@@ -134,7 +134,7 @@ fn play_draws_the_board_hints_on_bad_input_and_finishes() {
     // Perfect play from both sides or a blunder by the person: never an
     // engine loss.
     assert!(
-        text.contains("drawn") || text.contains("Ply takes this one"),
+        text.contains("drawn") || text.contains("Ply wins this one"),
         "{text}"
     );
     assert!(!text.contains("You win"), "{text}");
@@ -160,7 +160,7 @@ fn play_as_second_player_lets_the_engine_open() {
         .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(
-        text.starts_with("Ply plays connect4. You are O (second player)"),
+        text.starts_with("Ply plays connect4. You are the second player"),
         "{text}"
     );
     let first_engine_move = text.find("Ply plays ").unwrap();

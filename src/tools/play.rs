@@ -22,8 +22,8 @@ pub struct PlayOptions {
 
 fn side_name(p: Player) -> &'static str {
     match p {
-        Player::P1 => "X (first player)",
-        Player::P2 => "O (second player)",
+        Player::P1 => "the first player",
+        Player::P2 => "the second player",
     }
 }
 
@@ -48,7 +48,7 @@ pub fn run(options: &PlayOptions, input: impl BufRead, out: &mut dyn Write) -> a
             let verdict = match outcome {
                 Outcome::Draw => "The game is drawn.".to_string(),
                 Outcome::Win(p) if p == options.human => "You win. Well played!".to_string(),
-                Outcome::Win(p) => format!("{} wins: Ply takes this one.", side_name(p)),
+                Outcome::Win(_) => "Ply wins this one.".to_string(),
             };
             writeln!(out, "{verdict}")?;
             return Ok(());
