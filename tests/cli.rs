@@ -142,8 +142,8 @@ fn play_draws_the_board_hints_on_bad_input_and_finishes() {
 
 #[test]
 fn play_as_second_player_lets_the_engine_open() {
-    let out = ply()
-        .args([
+    let text = output(
+        &[
             "play",
             "--game",
             "connect4",
@@ -151,20 +151,18 @@ fn play_as_second_player_lets_the_engine_open() {
             "20",
             "--human",
             "second",
-        ])
-        .write_stdin("quit\n")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+        ],
+        "quit\n",
+    );
     assert!(
         text.starts_with("Ply plays connect4. You are the second player"),
         "{text}"
     );
-    let first_engine_move = text.find("Ply plays ").unwrap();
-    assert!(text[first_engine_move..].contains("Your move>"), "{text}");
+    // The engine's move line ("Ply plays 4   (depth ...") comes before the
+    // first prompt.
+    let engine_move = text.find("   (depth ").expect("the engine moved");
+    let prompt = text.find("Your move>").expect("a prompt");
+    assert!(engine_move < prompt, "{text}");
 }
 
 #[test]

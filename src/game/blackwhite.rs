@@ -427,23 +427,10 @@ impl BlackWhite {
     }
 
     fn grid(&self) -> Vec<Vec<Option<Player>>> {
-        (0..SIZE)
-            .rev()
-            .map(|rank| {
-                (0..SIZE)
-                    .map(|file| {
-                        let b = 1u32 << (rank * SIZE + file);
-                        if self.pieces[0] & b != 0 {
-                            Some(Player::P1)
-                        } else if self.pieces[1] & b != 0 {
-                            Some(Player::P2)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
+        super::grid_of(SIZE, SIZE, |row, file| {
+            let b = 1u32 << ((SIZE - 1 - row) * SIZE + file);
+            super::owner(self.pieces[0] & b != 0, self.pieces[1] & b != 0)
+        })
     }
 
     /// One side's share of the evaluation.

@@ -149,13 +149,10 @@ impl<B: Bits> Breakthrough<B> {
 
     fn winner(&self) -> Option<Player> {
         let [white, black] = self.pieces;
-        if !(white & self.geo.at_distance(0, 0)).is_empty() || black.is_empty() {
-            Some(Player::P1)
-        } else if !(black & self.geo.at_distance(1, 0)).is_empty() || white.is_empty() {
-            Some(Player::P2)
-        } else {
-            None
-        }
+        super::owner(
+            !(white & self.geo.at_distance(0, 0)).is_empty() || black.is_empty(),
+            !(black & self.geo.at_distance(1, 0)).is_empty() || white.is_empty(),
+        )
     }
 
     /// Appends the moves of the side to move; quiet moves only onto
@@ -190,23 +187,10 @@ impl<B: Bits> Breakthrough<B> {
 
     fn grid(&self) -> Vec<Vec<Option<Player>>> {
         let (w, h) = (self.geo.width, self.geo.height);
-        (0..h)
-            .rev()
-            .map(|row| {
-                (0..w)
-                    .map(|file| {
-                        let sq = row * w + file;
-                        if self.pieces[0].has(sq) {
-                            Some(Player::P1)
-                        } else if self.pieces[1].has(sq) {
-                            Some(Player::P2)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
+        super::grid_of(w, h, |row, file| {
+            let sq = (h - 1 - row) * w + file;
+            super::owner(self.pieces[0].has(sq), self.pieces[1].has(sq))
+        })
     }
 
     fn square_name(&self, sq: usize) -> String {

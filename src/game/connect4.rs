@@ -97,23 +97,10 @@ impl Connect4 {
     }
 
     fn grid(&self) -> Vec<Vec<Option<Player>>> {
-        (0..HEIGHT)
-            .rev()
-            .map(|row| {
-                (0..WIDTH)
-                    .map(|col| {
-                        let bit = 1u64 << (col * STRIDE + row);
-                        if self.stones[0] & bit != 0 {
-                            Some(Player::P1)
-                        } else if self.stones[1] & bit != 0 {
-                            Some(Player::P2)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
+        super::grid_of(WIDTH, HEIGHT, |row, col| {
+            let bit = 1u64 << (col * STRIDE + HEIGHT - 1 - row);
+            super::owner(self.stones[0] & bit != 0, self.stones[1] & bit != 0)
+        })
     }
 
     fn rebuild(stones: [u64; 2]) -> Connect4 {

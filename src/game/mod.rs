@@ -249,6 +249,29 @@ pub fn parse_grid(
     Ok(grid)
 }
 
+/// The grid (`grid[row_from_top][file]`) of a `width` x `height` board
+/// whose cells `cell(row_from_top, file)` reads.
+pub fn grid_of(
+    width: usize,
+    height: usize,
+    cell: impl Fn(usize, usize) -> Option<Player>,
+) -> Vec<Vec<Option<Player>>> {
+    (0..height)
+        .map(|row| (0..width).map(|file| cell(row, file)).collect())
+        .collect()
+}
+
+/// The owner of a cell given whether each side's pieces cover it.
+pub fn owner(p1: bool, p2: bool) -> Option<Player> {
+    if p1 {
+        Some(Player::P1)
+    } else if p2 {
+        Some(Player::P2)
+    } else {
+        None
+    }
+}
+
 /// Writes a grid (`grid[row_from_top][file]`) and side to move as FEN.
 pub fn format_grid(grid: &[Vec<Option<Player>>], side: Player) -> String {
     let mut out = String::new();

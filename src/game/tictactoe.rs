@@ -48,23 +48,10 @@ impl TicTacToe {
     }
 
     fn grid(&self) -> Vec<Vec<Option<Player>>> {
-        (0..3)
-            .rev()
-            .map(|rank| {
-                (0..3)
-                    .map(|file| {
-                        let bit = 1 << (file + 3 * rank);
-                        if self.marks[0] & bit != 0 {
-                            Some(Player::P1)
-                        } else if self.marks[1] & bit != 0 {
-                            Some(Player::P2)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
+        super::grid_of(3, 3, |row, file| {
+            let bit = 1 << (file + 3 * (2 - row));
+            super::owner(self.marks[0] & bit != 0, self.marks[1] & bit != 0)
+        })
     }
 
     /// Lines still open to a side, weighted by how full they are.

@@ -307,11 +307,8 @@ impl Gomoku {
     }
 
     pub fn stone(&self, row: usize, col: usize) -> Option<Player> {
-        match self.cells[self.index(row, col)] {
-            BLACK => Some(Player::P1),
-            WHITE => Some(Player::P2),
-            _ => None,
-        }
+        let cell = self.cells[self.index(row, col)];
+        super::owner(cell == BLACK, cell == WHITE)
     }
 
     /// Renju: whether black may not play on the empty cell `i`. The
@@ -412,9 +409,7 @@ impl Game for Gomoku {
     }
 
     fn to_fen(&self) -> String {
-        let grid: Vec<Vec<Option<Player>>> = (0..self.height)
-            .map(|row| (0..self.width).map(|col| self.stone(row, col)).collect())
-            .collect();
+        let grid = super::grid_of(self.width, self.height, |row, col| self.stone(row, col));
         super::format_grid(&grid, self.side)
     }
 
@@ -551,9 +546,7 @@ impl Game for Gomoku {
     }
 
     fn render(&self) -> String {
-        let grid: Vec<Vec<Option<Player>>> = (0..self.height)
-            .map(|row| (0..self.width).map(|col| self.stone(row, col)).collect())
-            .collect();
+        let grid = super::grid_of(self.width, self.height, |row, col| self.stone(row, col));
         let files: String = (0..self.width)
             .map(|c| file_name(c).chars().last().unwrap_or('?'))
             .collect();
