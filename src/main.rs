@@ -23,9 +23,9 @@ struct Cli {
     /// Rule variant (gomoku: freestyle, standard, renju, caro).
     #[arg(long, global = true)]
     rule: Option<String>,
-    /// Transposition table size in MB.
-    #[arg(long, global = true, default_value_t = HASH_DEFAULT_MB as usize)]
-    hash: usize,
+    /// Transposition table size in MB (default 16).
+    #[arg(long, global = true)]
+    hash: Option<usize>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -159,6 +159,8 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that went away (`ply solve | head`) is not a failure.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
@@ -166,9 +168,51 @@ fn main() -> ExitCode {
     }
 }
 
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The global flags each command honours; any other given is refused.
+fn honoured_flags(command: &Option<Command>) -> (&'static str, &'static [&'static str]) {
+    match command {
+        None => ("ugi", &["game", "size", "rule", "hash"]),
+        Some(Command::Perft { .. }) => ("perft", &["game", "size", "rule"]),
+        // Fixed positions of every game's default variant, fixed tables.
+        Some(Command::Bench) => ("bench", &["game"]),
+        Some(Command::Solve { .. }) => ("solve", &["game", "size", "rule", "hash"]),
+        // The manager chooses board and rule; max_memory sizes the table.
+        Some(Command::Piskvork) => ("piskvork", &[]),
+        // The engines keep their own tables.
+        Some(Command::Match { .. }) => ("match", &["game", "size", "rule"]),
+        Some(Command::Play { .. }) => ("play", &["game", "size", "rule", "hash"]),
+    }
+}
+
+fn refuse_unhonoured_flags(cli: &Cli) -> anyhow::Result<()> {
+    let (name, honoured) = honoured_flags(&cli.command);
+    let given = [
+        ("game", cli.game.is_some()),
+        ("size", cli.size.is_some()),
+        ("rule", cli.rule.is_some()),
+        ("hash", cli.hash.is_some()),
+    ];
+    for (flag, present) in given {
+        if present && !honoured.contains(&flag) {
+            anyhow::bail!("ply {name} does not take --{flag}");
+        }
+    }
+    Ok(())
+}
+
 fn run(cli: Cli) -> anyhow::Result<()> {
+    refuse_unhonoured_flags(&cli)?;
     let mut stdout = io::stdout();
     let game = cli.game.clone().unwrap_or_else(|| DEFAULT_GAME.to_string());
+    let hash = cli.hash.unwrap_or(HASH_DEFAULT_MB as usize);
     let settings = Settings {
         size: cli.size,
         rule: cli.rule.clone(),
@@ -179,7 +223,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Writer::stdout(),
             &game,
             settings,
-            cli.hash,
+            hash,
         ),
         Some(Command::Perft { fen, depth }) => {
             tools::perft::run(&game, &settings, fen.as_deref(), depth, &mut stdout)
@@ -191,21 +235,27 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             ply::protocol::piskvork::run(BufReader::new(io::stdin()), Writer::stdout())
         }
         Some(Command::Solve { file }) => {
-            let report = match file {
-                Some(path) => tools::solve::run(
-                    &game,
-                    cli.hash,
-                    BufReader::new(std::fs::File::open(path)?),
-                    &mut stdout,
-                )?,
-                None => tools::solve::run(&game, cli.hash, io::stdin().lock(), &mut stdout)?,
+            let input: Box<dyn io::BufRead> = match file {
+                Some(path) => Box::new(BufReader::new(std::fs::File::open(path)?)),
+                None => Box::new(io::stdin().lock()),
             };
+            let report = tools::solve::run(
+                &game,
+                &settings,
+                hash,
+                input,
+                &mut stdout,
+                &mut io::stderr(),
+            )?;
             if report.mismatches > 0 {
                 anyhow::bail!(
                     "{} of {} positions mismatched",
                     report.mismatches,
                     report.positions
                 );
+            }
+            if report.malformed > 0 {
+                anyhow::bail!("{} lines could not be read", report.malformed);
             }
             Ok(())
         }
@@ -263,7 +313,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     Side::First => Player::P1,
                     Side::Second => Player::P2,
                 },
-                hash_mb: cli.hash,
+                hash_mb: hash,
             };
             tools::play::run(&options, io::stdin().lock(), &mut stdout)
         }

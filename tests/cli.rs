@@ -193,3 +193,114 @@ fn solve_checks_pons_scores() {
                 .and(predicate::str::contains("b3 -2 nodes")),
         );
 }
+
+#[test]
+fn flags_a_command_cannot_honour_are_refused() {
+    for args in [
+        &["piskvork", "--game", "connect4"][..],
+        &["piskvork", "--size", "9"],
+        &["piskvork", "--hash", "1"],
+        &["bench", "--size", "9"],
+        &["bench", "--rule", "renju"],
+        &["perft", "--depth", "1", "--hash", "4"],
+        &[
+            "match",
+            "--hash",
+            "4",
+            "--engine",
+            "builtin=random",
+            "--engine",
+            "builtin=greedy",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+        ],
+    ] {
+        let flag = args
+            .iter()
+            .find(|a| a.starts_with("--") && ["--game", "--size", "--rule", "--hash"].contains(a))
+            .unwrap();
+        ply()
+            .args(args)
+            .write_stdin("")
+            .assert()
+            .failure()
+            .stdout("")
+            .stderr(predicate::str::contains(format!("does not take {flag}")));
+    }
+    // Honoured flags still work.
+    ply()
+        .args([
+            "perft", "--game", "gomoku", "--size", "7", "--rule", "renju", "--depth", "1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("perft 1 49 "));
+}
+
+#[test]
+fn bench_names_an_unknown_game() {
+    ply()
+        .args(["bench", "--game", "chess"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("unknown game 'chess'"));
+}
+
+#[test]
+fn perft_at_depth_zero_counts_the_position() {
+    let out = output(&["perft", "--game", "connect4", "--depth", "0"], "");
+    assert!(out.starts_with("perft 0 1 "), "{out}");
+    assert_eq!(out.lines().count(), 1);
+}
+
+#[test]
+fn solve_reports_malformed_lines_on_stderr() {
+    let assert = ply()
+        .args(["solve", "--game", "connect4"])
+        .write_stdin("7422341735647741166133573473242566 1\n4453 x\n9999 0\n")
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("line 2: expected score 'x' is not a number")
+                .and(predicate::str::contains("line 3: illegal move '9'"))
+                .and(predicate::str::contains("2 lines could not be read"))
+                .and(predicate::str::contains("mismatched").not()),
+        );
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.contains("solved 1 positions, 0 mismatches"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn solve_ends_quietly_when_its_reader_goes_away() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command as Process, Stdio};
+    let mut child = Process::new(assert_cmd::cargo::cargo_bin("ply"))
+        .args(["solve", "--game", "tictactoe"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "a1 a2 b2 c1").unwrap();
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.starts_with("a1 a2 b2 c1 1 nodes"), "{first}");
+    // Like `| head -1`: the reader leaves, then more output comes.
+    drop(stdout);
+    for _ in 0..50 {
+        if writeln!(stdin, "a1 a2 b2 c1").is_err() {
+            break;
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -16,7 +16,7 @@ use ply::game::{Game, Settings};
 use ply::search::params::SWITCHES;
 use ply::search::reference;
 use ply::search::{SearchLimits, SearchParams, Searcher};
-use ply::tools::solve::{Value, pons_score, solve};
+use ply::tools::solve::{Value, notation_score, solve};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 
@@ -208,7 +208,11 @@ fn connect4_endgames_from_pons_test_set_are_solved_exactly() {
         session.set_position(None, &refs).unwrap();
         session.new_game();
         let solved = solve(session.as_ref());
-        let score = pons_score(moves.len() as u32, solved.value);
+        let score = notation_score(
+            ply::game::connect4::DESCRIPTION.solve,
+            moves.len() as u32,
+            solved.value,
+        );
         assert_eq!(score.signum(), expected.signum(), "winner of {moves}");
         assert_eq!(score, expected, "exact score of {moves}");
         checked += 1;

@@ -83,6 +83,6 @@ fn play_through(game: &str, max_plies: usize) {
 #[test]
 fn every_game_plays_through_ugi() {
     for game in GAMES {
-        play_through(game, 60);
+        play_through(game.name, 60);
     }
 }

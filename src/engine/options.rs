@@ -1,8 +1,8 @@
 //! The engine's settable options, described once so that every protocol
 //! lists and parses them the same way.
 
-use super::registry::{DEFAULT_GAME, GAMES};
-use crate::game::gomoku::{self, Rule};
+use super::registry::{DEFAULT_GAME, GAMES, names};
+use crate::game::Boards;
 use crate::search::params::SWITCHES;
 
 pub const HASH_DEFAULT_MB: i64 = 16;
@@ -30,11 +30,45 @@ pub enum OptionValue {
     Text(String),
 }
 
+/// Every game's rule names, each once, in registry order: the `Rule`
+/// option offers them all and the game refuses the ones it lacks.
+fn all_rules() -> Vec<String> {
+    let mut rules: Vec<String> = Vec::new();
+    for rule in GAMES.iter().flat_map(|d| d.rules.iter()) {
+        if !rules.iter().any(|r| r == rule) {
+            rules.push(rule.to_string());
+        }
+    }
+    rules
+}
+
+/// The default board side and the side range over the games with a
+/// variable board (the first such game's default).
+fn board_sides() -> (i64, i64, i64) {
+    let mut default = None;
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for d in GAMES {
+        if let Boards::Variable {
+            min,
+            max,
+            default: (w, _),
+        } = d.boards
+        {
+            default.get_or_insert(w as i64);
+            lo = lo.min(min as i64);
+            hi = hi.max(max as i64);
+        }
+    }
+    (default.unwrap_or(lo), lo, hi)
+}
+
 pub fn specs() -> Vec<OptionSpec> {
     let spin = |name: &str, default, min, max| OptionSpec {
         name: name.to_string(),
         kind: OptionKind::Spin { default, min, max },
     };
+    let rules = all_rules();
+    let (side, min_side, max_side) = board_sides();
     let mut specs = vec![
         spin("Hash", HASH_DEFAULT_MB, 1, HASH_MAX_MB),
         // One search thread until the search is parallel.
@@ -44,22 +78,17 @@ pub fn specs() -> Vec<OptionSpec> {
             name: "Game".to_string(),
             kind: OptionKind::Combo {
                 default: DEFAULT_GAME.to_string(),
-                vars: GAMES.iter().map(|g| g.to_string()).collect(),
+                vars: names().iter().map(|g| g.to_string()).collect(),
             },
         },
         OptionSpec {
             name: "Rule".to_string(),
             kind: OptionKind::Combo {
-                default: Rule::Freestyle.name().to_string(),
-                vars: Rule::ALL.iter().map(|r| r.name().to_string()).collect(),
+                default: rules.first().cloned().unwrap_or_default(),
+                vars: rules,
             },
         },
-        spin(
-            "BoardSize",
-            gomoku::DEFAULT_SIZE as i64,
-            gomoku::MIN_SIZE as i64,
-            gomoku::MAX_SIZE as i64,
-        ),
+        spin("BoardSize", side, min_side, max_side),
     ];
     specs.extend(SWITCHES.iter().map(|(name, _)| OptionSpec {
         name: name.to_string(),

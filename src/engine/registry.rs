@@ -1,24 +1,78 @@
-//! The games Ply plays, by name: the one place that lists them.
+//! The games Ply plays, by name: the one place that lists them. Adding a
+//! game is its own folder under `src/game` and one line in [`games!`] here.
 
 use super::session::{GameSession, Session};
 use crate::game::blackwhite::BlackWhite;
-use crate::game::breakthrough::{self, Breakthrough, Wide};
+use crate::game::breakthrough;
 use crate::game::connect4::Connect4;
 use crate::game::gomoku::Gomoku;
 use crate::game::lasca::Lasca;
 use crate::game::tictactoe::TicTacToe;
-use crate::game::{Game, Settings};
+use crate::game::{Description, Family, Game, GameVisitor, Settings};
 use crate::search::SearchParams;
 
-pub const GAMES: &[&str] = &[
-    Gomoku::NAME,
-    Connect4::NAME,
-    TicTacToe::NAME,
-    Lasca::NAME,
-    BlackWhite::NAME,
-    breakthrough::NAME,
-];
-pub const DEFAULT_GAME: &str = Gomoku::NAME;
+/// Lists the registered games once: their descriptions in order, and the
+/// dispatch from a name to the Rust type that plays it.
+macro_rules! games {
+    ($($family:ty),+ $(,)?) => {
+        /// Every game's description, in the order `--help` lists them.
+        pub const GAMES: &[&Description] = &[$(<$family as Family>::DESCRIPTION),+];
+
+        fn dispatch<V: GameVisitor>(
+            name: &str,
+            settings: &Settings,
+            visitor: V,
+        ) -> Result<V::Output, String> {
+            $(
+                if name.eq_ignore_ascii_case(<$family as Family>::DESCRIPTION.name) {
+                    return <$family as Family>::visit(settings, visitor)
+                        .map_err(|e| e.to_string());
+                }
+            )+
+            Err(unknown(name))
+        }
+    };
+}
+
+games!(
+    Gomoku,
+    Connect4,
+    TicTacToe,
+    Lasca,
+    BlackWhite,
+    breakthrough::AnyBoard,
+);
+
+pub const DEFAULT_GAME: &str = GAMES[0].name;
+
+fn unknown(name: &str) -> String {
+    format!("unknown game '{name}' (known: {})", names().join(", "))
+}
+
+/// The registered games' names.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|d| d.name).collect()
+}
+
+/// The description of the game called `name` (any case).
+pub fn describe(name: &str) -> Result<&'static Description, String> {
+    GAMES
+        .iter()
+        .copied()
+        .find(|d| d.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| unknown(name))
+}
+
+/// Runs `visitor` generic over the Rust type that plays `game` with
+/// `settings`: how tools reach game-specific code without widening
+/// [`Session`].
+pub fn visit<V: GameVisitor>(
+    game: &str,
+    settings: &Settings,
+    visitor: V,
+) -> Result<V::Output, String> {
+    dispatch(game, settings, visitor)
+}
 
 /// A session for `game` at its start position.
 pub fn create(
@@ -27,33 +81,64 @@ pub fn create(
     hash_mb: usize,
     params: SearchParams,
 ) -> Result<Box<dyn Session>, String> {
-    let settings = settings.clone();
-    Ok(match game.to_ascii_lowercase().as_str() {
-        Gomoku::NAME => Box::new(GameSession::<Gomoku>::new(settings, hash_mb, params)?),
-        Connect4::NAME => Box::new(GameSession::<Connect4>::new(settings, hash_mb, params)?),
-        TicTacToe::NAME => Box::new(GameSession::<TicTacToe>::new(settings, hash_mb, params)?),
-        Lasca::NAME => Box::new(GameSession::<Lasca>::new(settings, hash_mb, params)?),
-        BlackWhite::NAME => Box::new(GameSession::<BlackWhite>::new(settings, hash_mb, params)?),
-        breakthrough::NAME => {
-            // The narrowest bit set that holds the board: 8x8 runs on u64.
-            let (width, height) = breakthrough::board_size(&settings).map_err(|e| e.to_string())?;
-            match width * height {
-                0..=64 => Box::new(GameSession::<Breakthrough<u64>>::new(
-                    settings, hash_mb, params,
-                )?),
-                65..=128 => Box::new(GameSession::<Breakthrough<u128>>::new(
-                    settings, hash_mb, params,
-                )?),
-                _ => Box::new(GameSession::<Breakthrough<Wide>>::new(
-                    settings, hash_mb, params,
-                )?),
+    struct NewSession {
+        hash_mb: usize,
+        params: SearchParams,
+    }
+    impl GameVisitor for NewSession {
+        type Output = Result<Box<dyn Session>, String>;
+        fn visit<G: Game>(self, settings: &Settings) -> Self::Output {
+            let session = GameSession::<G>::new(settings.clone(), self.hash_mb, self.params)?;
+            Ok(Box::new(session))
+        }
+    }
+    dispatch(game, settings, NewSession { hash_mb, params })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_is_found_by_its_description() {
+        for d in GAMES {
+            assert_eq!(describe(&d.name.to_uppercase()).unwrap(), *d);
+            let session = create(d.name, &Settings::default(), 1, SearchParams::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", d.name));
+            assert_eq!(session.game(), d.name);
+        }
+        assert!(
+            describe("chess")
+                .unwrap_err()
+                .contains("unknown game 'chess'")
+        );
+        assert!(create("chess", &Settings::default(), 1, SearchParams::default()).is_err());
+    }
+
+    #[test]
+    fn descriptions_match_the_games() {
+        use crate::game::gomoku::Rule;
+        let gomoku = describe("gomoku").unwrap();
+        let rules: Vec<&str> = Rule::ALL.iter().map(|r| r.name()).collect();
+        assert_eq!(gomoku.rules, rules.as_slice());
+        for d in GAMES {
+            // The default board is what the start position is played on,
+            // and every bench line is legal.
+            let settings = Settings::default();
+            let mut session = create(d.name, &settings, 1, SearchParams::default()).unwrap();
+            for (moves, _) in d.bench {
+                let moves: Vec<&str> = moves.split_whitespace().collect();
+                session
+                    .set_position(None, &moves)
+                    .unwrap_or_else(|e| panic!("{} bench line: {e}", d.name));
+            }
+            for rule in d.rules {
+                let s = Settings {
+                    rule: Some(rule.to_string()),
+                    ..Settings::default()
+                };
+                assert!(create(d.name, &s, 1, SearchParams::default()).is_ok());
             }
         }
-        other => {
-            return Err(format!(
-                "unknown game '{other}' (known: {})",
-                GAMES.join(", ")
-            ));
-        }
-    })
+    }
 }

@@ -6,9 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::game::perft::perft;
 use crate::game::{Game, GameError, Outcome, Player, Settings};
-use crate::search::mcts;
 use crate::search::score::Score;
 use crate::search::{Report, SearchLimits, SearchParams, Searcher};
 
@@ -43,10 +41,6 @@ pub type InfoCallback = Box<dyn FnMut(InfoLine) + Send>;
 const INFO_INTERVAL: Duration = Duration::from_millis(300);
 const INFO_FREE_PERIOD: Duration = Duration::from_secs(1);
 
-/// The one-ply value of a move that ends the game in the mover's favour;
-/// static evaluations stay strictly below it.
-pub const MOVE_WINS: i32 = crate::game::EVAL_LIMIT + 1;
-
 pub trait Session: Send {
     fn game(&self) -> &'static str;
     fn settings(&self) -> &Settings;
@@ -57,20 +51,11 @@ pub trait Session: Send {
     fn side_to_move(&self) -> Player;
     fn outcome(&self) -> Option<Outcome>;
     fn legal_moves(&self) -> Vec<String>;
-    /// Each legal move with its value one ply deep, for the side to move:
-    /// [`MOVE_WINS`] for a move that wins at once, `-MOVE_WINS` for one that
-    /// loses at once, 0 for one that draws, else minus the static evaluation
-    /// of the position after it (which is from the opponent's view).
-    fn move_values(&self) -> Vec<(String, i32)>;
     fn render(&self) -> String;
-    fn perft(&self, depth: u32) -> u64;
     /// Forgets all search knowledge (table, killers, history).
     fn new_game(&mut self);
     fn set_hash(&mut self, megabytes: usize) -> Result<(), String>;
     fn set_params(&mut self, params: SearchParams);
-    /// A move chosen by plain Monte-Carlo tree search within `budget`: a
-    /// baseline opponent. `None` when the game is over.
-    fn mcts_move(&self, budget: Duration, seed: u64) -> Option<String>;
     /// A search of the current position; root moves named in `excluded`
     /// are left out.
     fn search_job(
@@ -176,33 +161,8 @@ impl<G: Game> Session for GameSession<G> {
             .collect()
     }
 
-    fn move_values(&self) -> Vec<(String, i32)> {
-        let mut moves = Vec::new();
-        self.position.generate_moves(&mut moves);
-        let mover = self.position.side_to_move();
-        let mut child = self.position.clone();
-        moves
-            .iter()
-            .map(|&mv| {
-                child.make_move(mv);
-                let value = match child.outcome() {
-                    Some(Outcome::Win(p)) if p == mover => MOVE_WINS,
-                    Some(Outcome::Win(_)) => -MOVE_WINS,
-                    Some(Outcome::Draw) => 0,
-                    None => -child.evaluate(),
-                };
-                child.unmake_move(mv);
-                (self.position.move_to_string(mv), value)
-            })
-            .collect()
-    }
-
     fn render(&self) -> String {
         self.position.render()
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        perft(&mut self.position.clone(), depth)
     }
 
     fn new_game(&mut self) {
@@ -215,11 +175,6 @@ impl<G: Game> Session for GameSession<G> {
 
     fn set_params(&mut self, params: SearchParams) {
         self.searcher().params = params;
-    }
-
-    fn mcts_move(&self, budget: Duration, seed: u64) -> Option<String> {
-        mcts::best_move(&self.position, budget, None, seed)
-            .map(|mv| self.position.move_to_string(mv))
     }
 
     fn search_job(

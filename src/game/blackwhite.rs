@@ -23,7 +23,28 @@
 
 use std::sync::OnceLock;
 
-use super::{EVAL_LIMIT, Game, GameError, Outcome, Player, Settings};
+use super::{
+    Boards, Description, EVAL_LIMIT, Game, GameError, Outcome, Player, Settings, SolveNotation,
+};
+
+pub const DESCRIPTION: Description = Description {
+    name: "blackwhite",
+    title: "Black & White, 5x5 drops, steps and jumps",
+    move_examples: &["c3", "c3-d4", "c3-e5-c5"],
+    boards: Boards::Fixed {
+        width: 5,
+        height: 5,
+    },
+    rules: &[],
+    bench: &[
+        ("", 7),
+        ("e1 a1 e5 a5 e2", 9),
+        ("e1 a1 e5 a5 e2 a4 e3 e4 c3 b3", 13),
+        ("e1 a1 e5 a5 e2 a4 e3 e4 c3 b3 c3-a3 a4-a2-c4", 13),
+    ],
+    solve: SolveNotation::Plies,
+    gomocup: false,
+};
 
 pub const SIZE: usize = 5;
 const CELLS: usize = SIZE * SIZE;
@@ -478,7 +499,7 @@ const THREAT_AGAINST: i32 = 40;
 
 impl Game for BlackWhite {
     type Move = Move;
-    const NAME: &'static str = "blackwhite";
+    const DESCRIPTION: &'static Description = &DESCRIPTION;
     /// Drops by cell, then steps and jumps by (from, first landing).
     const HISTORY_SLOTS: usize = CELLS + CELLS * CELLS;
 

@@ -30,11 +30,59 @@ use std::sync::OnceLock;
 pub use bits::{Bits, Wide};
 use geometry::{Geometry, MAX_SIDE, MIN_SIDE};
 
-use super::{Game, GameError, Outcome, Player, Settings};
+use super::{
+    Boards, Description, Family, Game, GameError, GameVisitor, Outcome, Player, Settings,
+    SolveNotation,
+};
 
-pub const NAME: &str = "breakthrough";
+pub const NAME: &str = DESCRIPTION.name;
 pub const DEFAULT_SIZE: (usize, usize) = (8, 8);
 const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
+
+pub const DESCRIPTION: Description = Description {
+    name: "breakthrough",
+    title: "Breakthrough, boards 5 to 16 a side",
+    move_examples: &["a2b3", "d2d3"],
+    boards: Boards::Variable {
+        min: MIN_SIDE,
+        max: MAX_SIDE,
+        default: DEFAULT_SIZE,
+    },
+    rules: &[],
+    bench: &[
+        ("", 8),
+        ("d2e3 e7d6", 7),
+        (
+            "h2g3 a7b6 g2h3 h7g6 h3h4 g6h5 f2f3 e7f6 h1g2 d7c6 g1f2 a8a7 g3g4 f7g6 \
+             g2g3 h8h7 d2e3 a7a6 e3f4 h5g4 f3g4 c6c5",
+            7,
+        ),
+        (
+            "d2e3 e7d6 h2g3 b7a6 g3f4 a6b5 f4g5 h7h6 e3f4 h6g5 f4g5 f7f6 g5f6 g7f6 \
+             g2f3 a7b6 f3g4 b6c5 g4h5 f6e5 f2e3 d6d5 e2d3 e5e4 d3e4 d5e4",
+            7,
+        ),
+    ],
+    solve: SolveNotation::Plies,
+    gomocup: false,
+};
+
+/// Breakthrough as the registry lists it: the board size picks the
+/// narrowest bit set that holds it (8x8 runs on `u64`).
+pub struct AnyBoard;
+
+impl Family for AnyBoard {
+    const DESCRIPTION: &'static Description = &DESCRIPTION;
+
+    fn visit<V: GameVisitor>(settings: &Settings, visitor: V) -> Result<V::Output, GameError> {
+        let (width, height) = board_size(settings)?;
+        Ok(match width * height {
+            0..=64 => visitor.visit::<Breakthrough<u64>>(settings),
+            65..=128 => visitor.visit::<Breakthrough<u128>>(settings),
+            _ => visitor.visit::<Breakthrough<Wide>>(settings),
+        })
+    }
+}
 
 /// Board size `(width, height)` asked for by `settings`, checked.
 pub fn board_size(settings: &Settings) -> Result<(usize, usize), GameError> {
@@ -208,7 +256,7 @@ impl<B: Bits> Breakthrough<B> {
 
 impl<B: Bits> Game for Breakthrough<B> {
     type Move = Move;
-    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static Description = &DESCRIPTION;
     /// `from * 3 + direction` for up to 16x16 cells.
     const HISTORY_SLOTS: usize = MAX_CELLS * 3;
 

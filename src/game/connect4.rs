@@ -7,7 +7,30 @@
 
 use std::sync::OnceLock;
 
-use super::{Game, GameError, Outcome, Player, Settings};
+use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
+
+pub const DESCRIPTION: Description = Description {
+    name: "connect4",
+    title: "Connect Four, 7x6",
+    move_examples: &["4", "1"],
+    boards: Boards::Fixed {
+        width: WIDTH,
+        height: HEIGHT,
+    },
+    rules: &[],
+    bench: &[
+        ("", 16),
+        ("4 4 4 4 3", 16),
+        ("4 3 5 4 4 5 3 3", 16),
+        ("3 2 1 6 4 6 2 5", 16),
+        ("2 7 4 5 5 2 2 2 4 1 3 1 6 6 1", 18),
+        ("5 4 5 5 1 7 4 3 6 1 2 6 3 3 6 2", 18),
+    ],
+    solve: SolveNotation::StonesLeft {
+        cells: (WIDTH * HEIGHT) as u32,
+    },
+    gomocup: false,
+};
 
 pub const WIDTH: usize = 7;
 pub const HEIGHT: usize = 6;
@@ -170,7 +193,7 @@ const EVEN_ROWS: u64 = BOTTOM * 0b101010;
 
 impl Game for Connect4 {
     type Move = u8;
-    const NAME: &'static str = "connect4";
+    const DESCRIPTION: &'static Description = &DESCRIPTION;
     const HISTORY_SLOTS: usize = WIDTH;
 
     fn start(settings: &Settings) -> Result<Self, GameError> {

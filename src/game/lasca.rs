@@ -29,7 +29,29 @@ pub use board::LascaMove;
 use board::{ALL_DIRS, FORWARD, NEXT, NONE, PLAYING, SQUARES, promotion_rank, rank_of, squares};
 use column::Column;
 
-use super::{Game, GameError, Outcome, Player, Settings};
+use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
+
+pub const DESCRIPTION: Description = Description {
+    name: "lasca",
+    title: "Lasca, 7x7 columns",
+    move_examples: &["c3-d4", "c3-e5-c7"],
+    boards: Boards::Fixed {
+        width: 7,
+        height: 7,
+    },
+    rules: &[],
+    bench: &[
+        ("", 17),
+        ("c3-b4 a5-c3 b2-d4", 19),
+        ("e3-d4 c5-e3 f2-d4 e5-f4 g3-e5 d6-f4 g1-f2 f4-g3", 18),
+        (
+            "c3-b4 a5-c3 b2-d4 g5-f4 e3-g5 c5-e3 d2-f4 d4-b2 a1-c3 e5-d4 e3-c5 d6-b4-d2",
+            18,
+        ),
+    ],
+    solve: SolveNotation::Plies,
+    gomocup: false,
+};
 
 pub const START_FEN: &str = "b,b,b,b/b,b,b/b,b,b,b/3/w,w,w,w/w,w,w/w,w,w,w w 0";
 
@@ -302,7 +324,7 @@ impl Lasca {
 
 impl Game for Lasca {
     type Move = LascaMove;
-    const NAME: &'static str = "lasca";
+    const DESCRIPTION: &'static Description = &DESCRIPTION;
     const HISTORY_SLOTS: usize = SQUARES * SQUARES;
 
     fn start(settings: &Settings) -> Result<Self, GameError> {

@@ -5,6 +5,8 @@
 pub mod blackwhite;
 pub mod breakthrough;
 pub mod connect4;
+pub mod description;
+pub mod family;
 pub mod gomoku;
 pub mod lasca;
 pub mod perft;
@@ -12,6 +14,9 @@ pub mod tictactoe;
 pub mod zobrist;
 
 use std::fmt::Debug;
+
+pub use description::{Boards, Description, SolveNotation};
+pub use family::{Family, GameVisitor};
 
 /// The two sides. `P1` moves first from the standard start position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,8 +86,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// transposition table. It must carry whatever `unmake_move` needs.
     type Move: Copy + Eq + Default + Send + Sync + Debug + 'static;
 
+    /// What the game says about itself to tools and protocols.
+    const DESCRIPTION: &'static Description;
+
     /// The name used by `--game` and `setoption name Game`.
-    const NAME: &'static str;
+    const NAME: &'static str = Self::DESCRIPTION.name;
 
     /// Number of distinct slots [`Game::history_slot`] maps moves onto.
     const HISTORY_SLOTS: usize;

@@ -3,7 +3,21 @@
 
 use std::sync::OnceLock;
 
-use super::{Game, GameError, Outcome, Player, Settings};
+use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
+
+pub const DESCRIPTION: Description = Description {
+    name: "tictactoe",
+    title: "tic-tac-toe, 3x3",
+    move_examples: &["b2", "a1"],
+    boards: Boards::Fixed {
+        width: 3,
+        height: 3,
+    },
+    rules: &[],
+    bench: &[("", 9), ("b2 a1", 9), ("a1 b2 c3", 9)],
+    solve: SolveNotation::Plies,
+    gomocup: false,
+};
 
 const LINES: [u16; 8] = [
     0b000_000_111,
@@ -72,7 +86,7 @@ impl TicTacToe {
 
 impl Game for TicTacToe {
     type Move = u8;
-    const NAME: &'static str = "tictactoe";
+    const DESCRIPTION: &'static Description = &DESCRIPTION;
     const HISTORY_SLOTS: usize = 9;
 
     fn start(settings: &Settings) -> Result<Self, GameError> {

@@ -2,7 +2,6 @@
 //! monomorphized per game.
 
 pub mod alphabeta;
-pub mod mcts;
 pub mod ordering;
 pub mod params;
 pub mod reference;

@@ -5,8 +5,38 @@ use std::time::Instant;
 
 use crate::engine::registry;
 use crate::engine::session::nodes_per_second;
-use crate::game::Settings;
-use crate::search::SearchParams;
+use crate::game::perft::perft;
+use crate::game::{Game, GameVisitor, Settings};
+
+struct Perft<'a> {
+    fen: Option<&'a str>,
+    depth: u32,
+    out: &'a mut dyn Write,
+}
+
+impl GameVisitor for Perft<'_> {
+    type Output = anyhow::Result<()>;
+
+    fn visit<G: Game>(self, settings: &Settings) -> Self::Output {
+        let mut position = match self.fen {
+            Some(fen) => G::from_fen(fen, settings)?,
+            None => G::start(settings)?,
+        };
+        // Depth 0 counts the position itself.
+        for d in self.depth.min(1)..=self.depth {
+            let start = Instant::now();
+            let count = perft(&mut position, d);
+            let elapsed = start.elapsed();
+            writeln!(
+                self.out,
+                "perft {d} {count} time {} nps {}",
+                elapsed.as_millis(),
+                nodes_per_second(count, elapsed)
+            )?;
+        }
+        Ok(())
+    }
+}
 
 pub fn run(
     game: &str,
@@ -15,20 +45,5 @@ pub fn run(
     depth: u32,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    // Perft needs no table: ask for the smallest.
-    let mut session =
-        registry::create(game, settings, 1, SearchParams::default()).map_err(anyhow::Error::msg)?;
-    session.set_position(fen, &[])?;
-    for d in 1..=depth {
-        let start = Instant::now();
-        let count = session.perft(d);
-        let elapsed = start.elapsed();
-        writeln!(
-            out,
-            "perft {d} {count} time {} nps {}",
-            elapsed.as_millis(),
-            nodes_per_second(count, elapsed)
-        )?;
-    }
-    Ok(())
+    registry::visit(game, settings, Perft { fen, depth, out }).map_err(anyhow::Error::msg)?
 }

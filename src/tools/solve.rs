@@ -1,8 +1,7 @@
 //! `ply solve`: exact game values by searching to the end of the game.
-//! Input lines are `moves [expected]`; for Connect Four the moves are a
-//! column string ("4453") and scores follow Pascal Pons' convention, so his
-//! test sets can be checked directly. Other games take space-separated
-//! moves and score in signed plies to the end (see `signed_plies`).
+//! Input lines are `moves [expected]`, written as the game's description
+//! says ([`SolveNotation`]): Connect Four's follow Pascal Pons' test sets
+//! (`4453 -2`), other games list moves and score in signed plies to the end.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -10,7 +9,7 @@ use std::time::Duration;
 use super::search_now;
 use crate::engine::registry;
 use crate::engine::session::{Session, nodes_per_second};
-use crate::game::Settings;
+use crate::game::{Settings, SolveNotation};
 use crate::search::score::Score;
 use crate::search::{SearchLimits, SearchParams};
 
@@ -53,97 +52,104 @@ pub fn solve(session: &dyn Session) -> Solved {
     }
 }
 
-/// Pascal Pons' score: for a win, the winner's stones left unplayed when
-/// the winning stone drops ((43 - stones before it) / 2); negative for a loss.
-pub fn pons_score(stones_played: u32, value: Value) -> i32 {
-    match value {
-        Value::Draw => 0,
-        Value::Decided { win, plies } => {
-            let stones_before_last = stones_played + plies - 1;
-            let score = (43 - stones_before_last as i32) / 2;
+/// The score of `value` as `notation` writes it, for a position reached
+/// after `plies_played` moves.
+pub fn notation_score(notation: SolveNotation, plies_played: u32, value: Value) -> i32 {
+    match (notation, value) {
+        (_, Value::Draw) => 0,
+        (SolveNotation::StonesLeft { cells }, Value::Decided { win, plies }) => {
+            // Pascal Pons' score: the winner's stones left unplayed when
+            // the winning stone drops.
+            let stones_before_last = plies_played + plies - 1;
+            let score = (cells as i32 + 1 - stones_before_last as i32) / 2;
             if win { score } else { -score }
+        }
+        (SolveNotation::Plies, Value::Decided { win, plies }) => {
+            if win {
+                plies as i32
+            } else {
+                -(plies as i32)
+            }
         }
     }
 }
 
-/// The score of other games: plies to the end of the game, positive for a
-/// win of the side to move, negative for a loss, 0 for a draw.
-pub fn signed_plies(value: Value) -> i32 {
-    match value {
-        Value::Draw => 0,
-        Value::Decided { win: true, plies } => plies as i32,
-        Value::Decided { win: false, plies } => -(plies as i32),
-    }
-}
-
-/// A test line's moves and expected score. Connect Four lines are Pons'
-/// `4453 -2`; other games list their moves and may end with the score.
-fn split_line(game: &str, line: &str) -> Option<(String, Option<i32>)> {
+/// A test line's moves and expected score: `4453 -2` where moves are
+/// compact, else the moves followed by an optional score. `Err` for a
+/// line that cannot be read (an expected score that is not a number).
+fn split_line(
+    notation: SolveNotation,
+    line: &str,
+) -> Option<Result<(String, Option<i32>), String>> {
     let mut words: Vec<&str> = line.split_whitespace().collect();
     if words.is_empty() {
         return None;
     }
-    if game == "connect4" {
-        return Some((
-            words[0].to_string(),
-            words.get(1).and_then(|s| s.parse().ok()),
-        ));
+    let parse = |w: &str| {
+        w.parse::<i32>()
+            .map_err(|_| format!("expected score '{w}' is not a number"))
+    };
+    if notation.compact_moves() {
+        return Some(match words.as_slice() {
+            [moves] => Ok((moves.to_string(), None)),
+            [moves, score] => parse(score).map(|s| (moves.to_string(), Some(s))),
+            _ => Err("expected '<moves> [score]'".to_string()),
+        });
     }
     let expected = words.last().and_then(|s| s.parse::<i32>().ok());
     if expected.is_some() {
         words.pop();
     }
-    Some((words.join(" "), expected))
-}
-
-/// Moves of a test line: one character per move for Connect Four's column
-/// strings, else whitespace-separated.
-fn split_moves(game: &str, moves: &str) -> Vec<String> {
-    if game == "connect4" && !moves.contains(' ') {
-        moves.chars().map(|c| c.to_string()).collect()
-    } else {
-        moves.split_whitespace().map(str::to_string).collect()
-    }
+    Some(Ok((words.join(" "), expected)))
 }
 
 pub struct SolveReport {
     pub positions: usize,
     pub mismatches: usize,
+    /// Lines that could not be read or set up, reported on `errors`.
+    pub malformed: usize,
 }
 
+/// Solves every line of `input`: results on `out`, unreadable lines on
+/// `errors`.
 pub fn run(
     game: &str,
+    settings: &Settings,
     hash_mb: usize,
     input: impl BufRead,
     out: &mut dyn Write,
+    errors: &mut dyn Write,
 ) -> anyhow::Result<SolveReport> {
-    let mut session =
-        registry::create(game, &Settings::default(), hash_mb, SearchParams::default())
-            .map_err(anyhow::Error::msg)?;
+    let notation = registry::describe(game).map_err(anyhow::Error::msg)?.solve;
+    let mut session = registry::create(game, settings, hash_mb, SearchParams::default())
+        .map_err(anyhow::Error::msg)?;
     let mut report = SolveReport {
         positions: 0,
         mismatches: 0,
+        malformed: 0,
     };
     let mut times = Vec::new();
     let mut total_nodes = 0;
-    for line in crate::protocol::ugi::lines(input) {
-        let Some((moves_text, expected)) = split_line(game, &line) else {
-            continue;
+    for (number, line) in crate::protocol::ugi::lines(input).enumerate() {
+        let (moves_text, expected) = match split_line(notation, &line) {
+            None => continue,
+            Some(Ok(parsed)) => parsed,
+            Some(Err(e)) => {
+                writeln!(errors, "line {}: {e}: {line}", number + 1)?;
+                report.malformed += 1;
+                continue;
+            }
         };
-        let moves = split_moves(game, &moves_text);
+        let moves = notation.split_moves(&moves_text);
         let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
         if let Err(e) = session.set_position(None, &refs) {
-            writeln!(out, "{moves_text} error {e}")?;
-            report.mismatches += 1;
+            writeln!(errors, "line {}: {e}: {line}", number + 1)?;
+            report.malformed += 1;
             continue;
         }
         session.new_game();
         let solved = solve(session.as_ref());
-        let score = if game == "connect4" {
-            pons_score(moves.len() as u32, solved.value)
-        } else {
-            signed_plies(solved.value)
-        };
+        let score = notation_score(notation, moves.len() as u32, solved.value);
         report.positions += 1;
         times.push(solved.elapsed);
         total_nodes += solved.nodes;

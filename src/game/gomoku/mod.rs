@@ -15,7 +15,29 @@ use std::sync::OnceLock;
 use self::patterns::{CellInfo, Pattern, PatternTable, THREATS, Threat, cell_info, slot};
 pub use self::rules::Rule;
 use self::rules::{BLACK, EMPTY, Lines, WALL, WHITE};
-use super::{Game, GameError, Outcome, Player, Settings};
+use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
+
+pub const DESCRIPTION: Description = Description {
+    name: "gomoku",
+    title: "Gomoku, five in a row, boards 5 to 32",
+    move_examples: &["h8", "j10"],
+    boards: Boards::Variable {
+        min: MIN_SIZE,
+        max: MAX_SIZE,
+        default: (DEFAULT_SIZE, DEFAULT_SIZE),
+    },
+    // Rule::ALL's names, the default first.
+    rules: &["freestyle", "standard", "renju", "caro"],
+    bench: &[
+        ("", 6),
+        ("h8 i9 h9", 6),
+        ("h8 i9 h9 h10 g8 i8 i10 g10", 6),
+        ("h8 h9 i9 g7 j10 k11 g9 i7", 6),
+        ("h8 i8 g9 i9 i10 j9 h9 h10 g7 f6 g8", 6),
+    ],
+    solve: SolveNotation::Plies,
+    gomocup: true,
+};
 
 pub const MIN_SIZE: usize = 5;
 pub const MAX_SIZE: usize = 32;
@@ -370,7 +392,7 @@ impl Gomoku {
 impl Game for Gomoku {
     /// A cell index of the padded board.
     type Move = u16;
-    const NAME: &'static str = "gomoku";
+    const DESCRIPTION: &'static Description = &DESCRIPTION;
     const HISTORY_SLOTS: usize = MAX_CELLS;
 
     fn start(settings: &Settings) -> Result<Self, GameError> {

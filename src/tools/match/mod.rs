@@ -12,6 +12,7 @@
 
 pub mod builtin;
 pub mod clock;
+pub mod mcts;
 pub mod openings;
 pub mod piskvork;
 pub mod player;
@@ -112,13 +113,25 @@ struct MatchContext {
     board: (usize, usize),
 }
 
+/// The games played on Gomocup boards (Piskvork engines, SGF records).
+fn gomocup_games() -> String {
+    let names: Vec<&str> = registry::GAMES
+        .iter()
+        .filter(|d| d.gomocup)
+        .map(|d| d.name)
+        .collect();
+    names.join(", ")
+}
+
 fn new_session(game: &str, settings: &Settings) -> anyhow::Result<Box<dyn Session>> {
     registry::create(game, settings, 1, SearchParams::default()).map_err(anyhow::Error::msg)
 }
 
-fn make_player(ctx: &MatchContext, spec: &EngineSpec) -> Box<dyn Player> {
-    match &spec.kind {
-        EngineKind::Builtin(b) => Box::new(builtin::BuiltinPlayer::new(*b)),
+fn make_player(ctx: &MatchContext, spec: &EngineSpec) -> Result<Box<dyn Player>, String> {
+    Ok(match &spec.kind {
+        EngineKind::Builtin(b) => {
+            Box::new(builtin::BuiltinPlayer::new(*b, &ctx.game, &ctx.settings)?)
+        }
         EngineKind::External {
             argv,
             proto: Proto::Ugi,
@@ -134,7 +147,7 @@ fn make_player(ctx: &MatchContext, spec: &EngineSpec) -> Box<dyn Player> {
             ctx.board,
             ctx.settings.rule.as_deref(),
         )),
-    }
+    })
 }
 
 fn worker(
@@ -153,7 +166,11 @@ fn worker(
         let Some(job) = jobs.get(i) else { break };
         for &e in &job.sides {
             if players[e].is_none() {
-                players[e] = Some(make_player(&ctx, &ctx.specs[e]));
+                // The game was checked before the workers started.
+                let Ok(player) = make_player(&ctx, &ctx.specs[e]) else {
+                    return;
+                };
+                players[e] = Some(player);
             }
         }
         // Take both players out to borrow them mutably at once.
@@ -210,6 +227,7 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     let mut session = new_session(&options.game, &options.settings)?;
     let game = session.game();
+    let description = registry::describe(game).map_err(anyhow::Error::msg)?;
     for s in &specs {
         if matches!(
             s.kind,
@@ -217,11 +235,12 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
                 proto: Proto::Piskvork,
                 ..
             }
-        ) && game != "gomoku"
+        ) && !description.gomocup
         {
             bail!(
-                "engine '{}': Piskvork engines play gomoku only, not {game}",
-                s.name
+                "engine '{}': Piskvork engines play {} only, not {game}",
+                s.name,
+                gomocup_games()
             );
         }
     }
@@ -267,7 +286,7 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         None => None,
     };
     let mut sgf = match &options.sgf {
-        Some(_) if game != "gomoku" => bail!("--sgf records gomoku games only"),
+        Some(_) if !description.gomocup => bail!("--sgf records {} games only", gomocup_games()),
         Some(p) => Some(BufWriter::new(
             File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
         )),
@@ -356,7 +375,12 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
             time_control: &tc_text,
             p1_starts: p1_starts[job.opening],
             size: board,
-            rule: options.settings.rule.as_deref().unwrap_or("freestyle"),
+            rule: options
+                .settings
+                .rule
+                .as_deref()
+                .or(description.default_rule())
+                .unwrap_or(""),
         };
         if let Some(w) = pgn.as_mut() {
             w.write_all(records::pgn(&info, &result).as_bytes())?;

@@ -6,7 +6,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::Session;
+use crate::engine::{Session, registry};
 use crate::game::gomoku::xy_to_square;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,6 +61,10 @@ pub fn dimensions(fen: &str) -> (usize, usize) {
     (width + run, rows.len())
 }
 
+fn gomocup_board(session: &dyn Session) -> bool {
+    registry::describe(session.game()).is_ok_and(|d| d.gomocup)
+}
+
 /// Parses one line, checking it with `session` (whose position is reset).
 pub fn parse_line(line: &str, session: &mut dyn Session) -> Result<Opening, String> {
     let text = line.trim().to_string();
@@ -70,7 +74,7 @@ pub fn parse_line(line: &str, session: &mut dyn Session) -> Result<Opening, Stri
             moves: Vec::new(),
             text: text.clone(),
         }
-    } else if let Some(pairs) = offsets(&text).filter(|_| session.game() == "gomoku") {
+    } else if let Some(pairs) = offsets(&text).filter(|_| gomocup_board(session)) {
         session.set_position(None, &[]).map_err(|e| e.to_string())?;
         let (width, height) = dimensions(&session.fen());
         let (cx, cy) = ((width / 2) as i64, (height / 2) as i64);
