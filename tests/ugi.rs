@@ -405,3 +405,37 @@ fn node_limited_searches_are_reproducible() {
     let mut other = Engine::ply(&["--game", "connect4"]);
     assert_eq!(first, run(&mut other), "a new process agrees too");
 }
+
+#[test]
+fn a_closed_stdout_ends_the_engine_quietly() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ply"))
+        .args(["--game", "connect4"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "isready").unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "readyok");
+    drop(stdout);
+    // The manager is gone but stdin stays open: the next output ends it.
+    writeln!(stdin, "go infinite").unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < common::PATIENCE, "still running");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(err, "");
+}

@@ -4,8 +4,9 @@
 //! any other command changes state, a running search is stopped and its
 //! `BestMove` has been sent.
 
-use std::sync::Arc;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Once, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,9 @@ pub enum Event {
     Info(InfoLine),
     /// `None` when the position has no legal move.
     BestMove(Option<String>),
+    /// Something went wrong inside the engine (a search that panicked);
+    /// the engine goes on serving.
+    Error(String),
 }
 
 pub type EventSink = Arc<dyn Fn(Event) + Send + Sync>;
@@ -32,6 +36,46 @@ struct Task {
     stop: Arc<AtomicBool>,
     /// Hold the best move back until `stop`, even if the search ends.
     infinite: bool,
+    /// The move to give if the search fails: the best so far, else the
+    /// first legal move.
+    fallback: Arc<Mutex<Option<String>>>,
+}
+
+/// Runs a task's search; a panic inside it is reported and answered with
+/// the fallback move, so that every `go` still gets its one best move.
+fn run_job(task: Task, sink: &EventSink) -> Option<String> {
+    match std::panic::catch_unwind(AssertUnwindSafe(task.job)) {
+        Ok(summary) => summary.best,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown cause".to_string());
+            sink(Event::Error(format!("search failed: {what}")));
+            task.fallback
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone()
+        }
+    }
+}
+
+/// Panics of search threads are caught and reported as events; keep the
+/// default hook from also printing them on stderr, which some managers
+/// read as protocol output. Other threads keep the default behaviour.
+fn quiet_search_panics() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() == Some(SEARCH_THREAD) {
+                log::error!("{info}");
+            } else {
+                default(info);
+            }
+        }));
+    });
 }
 
 pub struct Controller {
@@ -57,6 +101,7 @@ pub struct Controller {
 
 /// Search threads recurse up to the maximum ply; give them room.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
+const SEARCH_THREAD: &str = "search";
 
 impl Controller {
     pub fn new(
@@ -65,26 +110,39 @@ impl Controller {
         hash_mb: usize,
         sink: EventSink,
     ) -> Result<Controller, String> {
+        let session = registry::create(game, &settings, hash_mb, SearchParams::default())?;
+        Controller::with_session(session, hash_mb, sink)
+    }
+
+    /// A controller for a session made by the caller (a game outside the
+    /// registry, or a test double). `hash_mb` is the session's table size.
+    pub fn with_session(
+        session: Box<dyn Session>,
+        hash_mb: usize,
+        sink: EventSink,
+    ) -> Result<Controller, String> {
+        quiet_search_panics();
         let params = SearchParams::default();
-        let session = registry::create(game, &settings, hash_mb, params)?;
+        let settings = session.settings().clone();
         let (task_tx, task_rx) = unbounded::<Task>();
         let (done_tx, done_rx) = unbounded();
         let (wake_tx, wake_rx) = unbounded::<()>();
         let worker_sink = Arc::clone(&sink);
         let worker = std::thread::Builder::new()
-            .name("search".into())
+            .name(SEARCH_THREAD.into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 for task in task_rx {
                     // Wake-ups meant for an earlier search are stale.
                     while wake_rx.try_recv().is_ok() {}
-                    let summary = (task.job)();
-                    while task.infinite && !task.stop.load(Ordering::SeqCst) {
+                    let (infinite, stop) = (task.infinite, Arc::clone(&task.stop));
+                    let best = run_job(task, &worker_sink);
+                    while infinite && !stop.load(Ordering::SeqCst) {
                         if wake_rx.recv().is_err() {
                             break;
                         }
                     }
-                    worker_sink(Event::BestMove(summary.best));
+                    worker_sink(Event::BestMove(best));
                     if done_tx.send(()).is_err() {
                         break;
                     }
@@ -146,16 +204,25 @@ impl Controller {
             budget: planned,
         };
         let sink = Arc::clone(&self.sink);
+        let fallback = Arc::new(Mutex::new(self.session.legal_moves().into_iter().next()));
+        let best_so_far = Arc::clone(&fallback);
         let job = self.session.search_job(
             search_limits,
             &self.excluded,
             Arc::clone(&stop),
-            Box::new(move |line| sink(Event::Info(line))),
+            Box::new(move |line| {
+                if let Some(first) = line.pv.first() {
+                    *best_so_far.lock().unwrap_or_else(PoisonError::into_inner) =
+                        Some(first.clone());
+                }
+                sink(Event::Info(line))
+            }),
         );
         let task = Task {
             job,
             stop,
             infinite: limits.infinite,
+            fallback,
         };
         if let Some(tasks) = &self.tasks
             && tasks.send(task).is_ok()
@@ -216,9 +283,10 @@ impl Controller {
         self.session.new_game();
     }
 
-    /// Applies `setoption`; on error nothing changes.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let (name, value) = options::parse(name, value)?;
+    /// Applies `setoption`; on error nothing changes. `Ok(Some(notice))`
+    /// when the value was adjusted (an absurd `Hash` clamped).
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<Option<String>, String> {
+        let (name, value, notice) = options::parse_clamped(name, value)?;
         self.stop();
         match (name.as_str(), value) {
             ("Hash", OptionValue::Int(mb)) => {
@@ -249,7 +317,7 @@ impl Controller {
             }
             (name, value) => return Err(format!("option {name} cannot take {value:?}")),
         }
-        Ok(())
+        Ok(notice)
     }
 
     /// Switches game or variant settings; the new game starts from its
@@ -280,5 +348,116 @@ impl Drop for Controller {
         if let Some(worker) = self.worker.take() {
             let _ = worker.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::engine::session::{GameSession, InfoCallback};
+    use crate::game::Outcome;
+    use crate::game::Player;
+    use crate::game::tictactoe::TicTacToe;
+
+    /// A session whose searches report one iteration, then panic.
+    struct Panicking(GameSession<TicTacToe>);
+
+    impl Session for Panicking {
+        fn game(&self) -> &'static str {
+            self.0.game()
+        }
+        fn settings(&self) -> &Settings {
+            self.0.settings()
+        }
+        fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), GameError> {
+            self.0.set_position(fen, moves)
+        }
+        fn play_move(&mut self, mv: &str) -> Result<(), GameError> {
+            self.0.play_move(mv)
+        }
+        fn fen(&self) -> String {
+            self.0.fen()
+        }
+        fn side_to_move(&self) -> Player {
+            self.0.side_to_move()
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.0.outcome()
+        }
+        fn legal_moves(&self) -> Vec<String> {
+            self.0.legal_moves()
+        }
+        fn render(&self) -> String {
+            self.0.render()
+        }
+        fn new_game(&mut self) {
+            self.0.new_game()
+        }
+        fn set_hash(&mut self, megabytes: usize) -> Result<(), String> {
+            self.0.set_hash(megabytes)
+        }
+        fn set_params(&mut self, params: SearchParams) {
+            self.0.set_params(params)
+        }
+        fn search_job(
+            &self,
+            _limits: SearchLimits,
+            _excluded: &[String],
+            _stop: Arc<AtomicBool>,
+            mut on_info: InfoCallback,
+        ) -> SearchJob {
+            let first = self.0.legal_moves();
+            Box::new(move || {
+                if first.len() > 1 {
+                    on_info(InfoLine {
+                        depth: 1,
+                        seldepth: 1,
+                        score: crate::search::score::Score::Cp(0),
+                        nodes: 1,
+                        nps: 1,
+                        time_ms: 0,
+                        hashfull: 0,
+                        pv: vec![first[1].clone()],
+                    });
+                }
+                panic!("deliberately broken search")
+            })
+        }
+    }
+
+    #[test]
+    fn a_panicking_search_is_reported_and_still_moves() {
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let sink: EventSink = {
+            let events = Arc::clone(&events);
+            Arc::new(move |e| events.lock().unwrap().push(e))
+        };
+        let session =
+            GameSession::<TicTacToe>::new(Settings::default(), 1, SearchParams::default()).unwrap();
+        let mut controller =
+            Controller::with_session(Box::new(Panicking(session)), 1, sink).unwrap();
+        for round in 0..3 {
+            controller.go(GoLimits {
+                depth: Some(3),
+                ..Default::default()
+            });
+            controller.wait();
+            let seen = std::mem::take(&mut *events.lock().unwrap());
+            // The error, then the best move so far (the second legal move,
+            // reported by the one iteration) — and the engine goes on.
+            assert!(
+                matches!(&seen[..], [Event::Info(_), Event::Error(e), Event::BestMove(Some(m))]
+                    if e.contains("deliberately broken search") && m == "b1"),
+                "round {round}: {seen:?}"
+            );
+        }
+        controller.set_position(None, &["a1"]).unwrap();
+        assert_eq!(controller.session().legal_moves().len(), 8);
+        // Stop answers promptly after a failed search too.
+        controller.go(GoLimits::default());
+        std::thread::sleep(Duration::from_millis(10));
+        controller.stop();
     }
 }

@@ -80,6 +80,9 @@ pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
             let mut s = lock(&shared);
             match event {
                 Event::Info(info) => s.score = Some(info.score),
+                // MESSAGE is the one free-text line allowed while a move is due.
+                Event::Error(message) if !s.muted => writer.line(&format!("MESSAGE {message}")),
+                Event::Error(_) => {}
                 Event::BestMove(best) => {
                     let xy = best.as_deref().and_then(|m| square_to_xy(m, s.height));
                     if s.collect {

@@ -1,31 +1,44 @@
 //! The one writer of protocol output: whole lines, flushed one by one, from
 //! whichever thread speaks.
 
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 
 #[derive(Clone)]
 pub struct Writer {
     out: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// End the process when the reader has gone (standard output).
+    exit_when_unread: bool,
 }
 
 impl Writer {
+    /// A writer to `out`; write errors are dropped.
     pub fn new(out: Box<dyn Write + Send>) -> Writer {
         Writer {
             out: Arc::new(Mutex::new(out)),
+            exit_when_unread: false,
         }
     }
 
+    /// The process's standard output. When its reader has gone (a closed
+    /// pipe), nobody will read a move again: the process ends quietly with
+    /// status 0, whatever thread was writing.
     pub fn stdout() -> Writer {
-        Writer::new(Box::new(std::io::stdout()))
+        Writer {
+            exit_when_unread: true,
+            ..Writer::new(Box::new(std::io::stdout()))
+        }
     }
 
     pub fn line(&self, text: &str) {
         log::debug!("> {text}");
         let mut out = self.out.lock().unwrap_or_else(PoisonError::into_inner);
-        // A closed pipe means nobody listens any more; the reader will see
-        // end of input and exit cleanly, so write errors are dropped.
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
+        let written = writeln!(out, "{text}").and_then(|()| out.flush());
+        if let Err(e) = written
+            && e.kind() == ErrorKind::BrokenPipe
+            && self.exit_when_unread
+        {
+            std::process::exit(0);
+        }
     }
 }
