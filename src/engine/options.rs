@@ -97,6 +97,52 @@ pub fn specs() -> Vec<OptionSpec> {
     specs
 }
 
+/// The largest table worth asking for: half the machine's memory, where
+/// the machine says (Linux), so that an absurd `Hash` cannot make the
+/// system kill the engine mid-game.
+fn hash_cap_mb() -> i64 {
+    let total_kb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<i64>().ok())
+        });
+    match total_kb {
+        Some(kb) => (kb / 1024 / 2).clamp(1, HASH_MAX_MB),
+        None => HASH_MAX_MB,
+    }
+}
+
+/// Finds the option called `name` (case-insensitive) and parses `value`.
+/// A `Hash` larger than the engine can have is clamped, with a notice
+/// (the second part of the answer) for the protocol to pass on.
+pub fn parse_clamped(
+    name: &str,
+    value: &str,
+) -> Result<(String, OptionValue, Option<String>), String> {
+    let (name, value) = match parse(name, value) {
+        Err(e) if name.eq_ignore_ascii_case("Hash") => {
+            // Only a whole number above the range is clamped.
+            match value.trim().parse::<u128>() {
+                Ok(v) if v > HASH_MAX_MB as u128 => {
+                    ("Hash".to_string(), OptionValue::Int(HASH_MAX_MB))
+                }
+                _ => return Err(e),
+            }
+        }
+        other => other?,
+    };
+    if let ("Hash", OptionValue::Int(mb)) = (name.as_str(), &value) {
+        let cap = hash_cap_mb();
+        if *mb > cap {
+            let notice = format!("Hash {mb} MB is more than this machine can give; using {cap} MB");
+            return Ok((name, OptionValue::Int(cap), Some(notice)));
+        }
+    }
+    Ok((name, value, None))
+}
+
 /// Finds the option called `name` (case-insensitive) and parses `value`.
 pub fn parse(name: &str, value: &str) -> Result<(String, OptionValue), String> {
     let spec = specs()
@@ -165,5 +211,24 @@ mod tests {
             OptionValue::Text("renju".into())
         );
         assert!(parse("BoardSize", "33").is_err());
+    }
+
+    #[test]
+    fn absurd_hash_sizes_are_clamped_with_a_notice() {
+        let (name, value, notice) = parse_clamped("hash", "99999999999999999999999").unwrap();
+        assert_eq!(name, "Hash");
+        let OptionValue::Int(mb) = value else {
+            panic!("{value:?}")
+        };
+        assert!((1..=HASH_MAX_MB).contains(&mb));
+        assert!(mb <= hash_cap_mb());
+        assert!(notice.unwrap().contains(&format!("using {mb} MB")));
+        assert_eq!(
+            parse_clamped("Hash", "16").unwrap(),
+            ("Hash".into(), OptionValue::Int(16), None)
+        );
+        assert!(parse_clamped("Hash", "0").is_err());
+        assert!(parse_clamped("Hash", "-5").is_err());
+        assert!(parse_clamped("Hash", "lots").is_err());
     }
 }

@@ -183,6 +183,7 @@ fn format_event(event: &Event) -> String {
         Event::Info(info) => format_info(info),
         Event::BestMove(Some(mv)) => format!("bestmove {mv}"),
         Event::BestMove(None) => "bestmove none".to_string(),
+        Event::Error(message) => format!("info string error {message}"),
     }
 }
 
@@ -271,11 +272,11 @@ fn execute(command: Command, controller: &mut Controller, writer: &Writer) {
             writer.line(dialect.ok());
         }
         Command::IsReady => writer.line("readyok"),
-        Command::SetOption { name, value } => {
-            if let Err(e) = controller.set_option(&name, &value) {
-                error(&e);
-            }
-        }
+        Command::SetOption { name, value } => match controller.set_option(&name, &value) {
+            Ok(Some(notice)) => writer.line(&format!("info string {notice}")),
+            Ok(None) => {}
+            Err(e) => error(&e),
+        },
         Command::NewGame => controller.new_game(),
         Command::Position { fen, moves } => {
             let moves: Vec<&str> = moves.iter().map(String::as_str).collect();

@@ -56,14 +56,18 @@ impl<M: Copy + Default> Entry<M> {
 }
 
 pub struct TranspositionTable<M> {
+    /// Empty (its memory reserved, not touched) until the first search,
+    /// so that a table nobody searches with takes no resident memory.
     buckets: Vec<Bucket<M>>,
+    count: usize,
     generation: u8,
     megabytes: usize,
 }
 
 impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
     /// A table of `megabytes` (at least 1). Fails, rather than aborting
-    /// the process, when the memory cannot be had.
+    /// the process, when the memory cannot be had. The memory is only
+    /// reserved here; the first search fills it.
     pub fn new(megabytes: usize) -> Result<Self, String> {
         let bytes = megabytes.max(1).saturating_mul(1 << 20);
         let count = (bytes / std::mem::size_of::<Bucket<M>>()).max(1);
@@ -71,9 +75,9 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
         buckets
             .try_reserve_exact(count)
             .map_err(|_| format!("cannot allocate a {megabytes} MB hash table"))?;
-        buckets.resize(count, Bucket::default());
         Ok(TranspositionTable {
             buckets,
+            count,
             generation: 0,
             megabytes: megabytes.max(1),
         })
@@ -93,8 +97,12 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
         self.generation = 0;
     }
 
-    /// Called once per search so that older entries age out first.
+    /// Called once per search, before any probe: fills the table on first
+    /// use, and ages older entries so that they go first.
     pub fn new_search(&mut self) {
+        if self.buckets.is_empty() {
+            self.buckets.resize(self.count, Bucket::default());
+        }
         self.generation = (self.generation + 1) % GENERATIONS;
     }
 
@@ -185,6 +193,9 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
     /// Permille of sampled entries written by the current search.
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(250);
+        if sample == 0 {
+            return 0;
+        }
         let used: usize = self.buckets[..sample]
             .iter()
             .map(|b| {
@@ -210,8 +221,19 @@ mod tests {
     }
 
     #[test]
+    fn memory_is_filled_by_the_first_search_only() {
+        let mut tt = TranspositionTable::<u8>::new(64).unwrap();
+        assert!(tt.buckets.is_empty() && tt.buckets.capacity() > 0);
+        assert_eq!(tt.hashfull(), 0);
+        tt.new_search();
+        let bytes = tt.buckets.len() * std::mem::size_of::<Bucket<u8>>();
+        assert!(bytes <= 64 << 20 && bytes + std::mem::size_of::<Bucket<u8>>() > 64 << 20);
+    }
+
+    #[test]
     fn store_then_probe() {
         let mut tt = TranspositionTable::<u8>::new(1).unwrap();
+        tt.new_search();
         let key = 0x1234_5678_9abc_def0;
         assert!(tt.probe(key, 0).is_none());
         tt.store(key, 0, Some(3), 42, 5, Bound::Exact);
@@ -228,6 +250,7 @@ mod tests {
     #[test]
     fn deeper_entry_survives_shallower_bound() {
         let mut tt = TranspositionTable::<u8>::new(1).unwrap();
+        tt.new_search();
         tt.store(7, 0, Some(1), 10, 8, Bound::Lower);
         tt.store(7, 0, None, 5, 2, Bound::Upper);
         let hit = tt.probe(7, 0).unwrap();
@@ -237,6 +260,7 @@ mod tests {
     #[test]
     fn full_bucket_replaces_shallowest_and_oldest() {
         let mut tt = TranspositionTable::<u8>::new(1).unwrap();
+        tt.new_search();
         // Keys with equal high bits share a bucket.
         let keys: Vec<u64> = (1..=5).map(|i| i as u64).collect();
         for (i, &k) in keys[..4].iter().enumerate() {

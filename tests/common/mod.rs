@@ -60,6 +60,13 @@ impl Engine {
         stdin.flush().unwrap();
     }
 
+    /// Writes raw bytes (no newline added): invalid UTF-8, CR LF endings.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("engine reads");
+        stdin.flush().unwrap();
+    }
+
     /// Next line, or `None` if none comes within `wait`.
     pub fn next_line(&mut self, wait: Duration) -> Option<String> {
         match self.lines.recv_timeout(wait) {
@@ -155,4 +162,15 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The peak resident memory of process `pid` in bytes (Linux's VmHWM).
+pub fn peak_resident_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status");
+    kb * 1024
 }
