@@ -228,9 +228,6 @@ fn absurd_hash() {
         reply.starts_with("info string Hash") && reply.contains("using"),
         "{reply}"
     );
-    // (Filling a table of half the machine takes a while: go back to a
-    // small one before searching.)
-    e.send("setoption name Hash value 16");
     e.send("go depth 4");
     e.read_until("bestmove");
     ugi_position_kept(&mut e);

@@ -1,6 +1,13 @@
 //! Transposition table: buckets of four entries, depth-preferred
 //! replacement with generation aging. An entry is at most 16 bytes when the
 //! game's move fits in 8.
+//!
+//! The table is allocated zeroed by the system (an all-zero entry is an
+//! empty one), so a table of any size is ready at once and takes resident
+//! memory only as searches write to it.
+
+use std::alloc::{Layout, alloc_zeroed};
+use std::mem::MaybeUninit;
 
 use super::score::{from_table, to_table};
 
@@ -13,9 +20,10 @@ pub enum Bound {
     Exact,
 }
 
-#[derive(Clone, Copy, Default)]
 pub struct Entry<M> {
-    mv: M,
+    /// Written whenever bit 2 of `meta` is set, and read only then: the
+    /// zeroed bytes of an empty entry need not be a valid move.
+    mv: MaybeUninit<M>,
     check: u32,
     score: i16,
     depth: u8,
@@ -26,9 +34,40 @@ pub struct Entry<M> {
 const BUCKET: usize = 4;
 const GENERATIONS: u8 = 32;
 
-#[derive(Clone, Copy, Default)]
 struct Bucket<M> {
     entries: [Entry<M>; BUCKET],
+}
+
+// By hand: derived impls would ask `M: Clone` where `MaybeUninit<M>`
+// needs `M: Copy`.
+impl<M: Copy> Clone for Entry<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M: Copy> Copy for Entry<M> {}
+impl<M: Copy> Clone for Bucket<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M: Copy> Copy for Bucket<M> {}
+
+/// `count` empty buckets from zeroed memory, or `None` if the system has
+/// none to give.
+fn zeroed_buckets<M>(count: usize) -> Option<Vec<Bucket<M>>> {
+    let layout = Layout::array::<Bucket<M>>(count).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size. Every field of a bucket is
+    // an integer or a `MaybeUninit`, so all-zero bytes are a valid bucket
+    // (an empty one), and the vector takes the allocation with the exact
+    // layout the global allocator gave it, as `Vec` itself would.
+    unsafe {
+        let ptr = alloc_zeroed(layout).cast::<Bucket<M>>();
+        (!ptr.is_null()).then(|| Vec::from_raw_parts(ptr, count, count))
+    }
 }
 
 /// What a probe found, with mate scores already made root-relative.
@@ -41,6 +80,15 @@ pub struct Hit<M> {
 }
 
 impl<M: Copy + Default> Entry<M> {
+    fn has_move(&self) -> bool {
+        self.meta & 4 != 0
+    }
+
+    fn mv(&self) -> Option<M> {
+        // SAFETY: bit 2 is set only by `store`, together with a move.
+        self.has_move().then(|| unsafe { self.mv.assume_init() })
+    }
+
     fn bound(&self) -> Option<Bound> {
         match self.meta & 3 {
             1 => Some(Bound::Lower),
@@ -56,28 +104,21 @@ impl<M: Copy + Default> Entry<M> {
 }
 
 pub struct TranspositionTable<M> {
-    /// Empty (its memory reserved, not touched) until the first search,
-    /// so that a table nobody searches with takes no resident memory.
     buckets: Vec<Bucket<M>>,
-    count: usize,
     generation: u8,
     megabytes: usize,
 }
 
 impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
     /// A table of `megabytes` (at least 1). Fails, rather than aborting
-    /// the process, when the memory cannot be had. The memory is only
-    /// reserved here; the first search fills it.
+    /// the process, when the memory cannot be had.
     pub fn new(megabytes: usize) -> Result<Self, String> {
         let bytes = megabytes.max(1).saturating_mul(1 << 20);
         let count = (bytes / std::mem::size_of::<Bucket<M>>()).max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate a {megabytes} MB hash table"))?;
+        let buckets = zeroed_buckets(count)
+            .ok_or_else(|| format!("cannot allocate a {megabytes} MB hash table"))?;
         Ok(TranspositionTable {
             buckets,
-            count,
             generation: 0,
             megabytes: megabytes.max(1),
         })
@@ -92,17 +133,19 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
         std::mem::size_of::<Entry<M>>()
     }
 
+    /// Empties the table by taking fresh zeroed memory (the old is freed
+    /// first), which is instant and leaves nothing resident.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        let count = self.buckets.len();
+        self.buckets = Vec::new();
+        self.buckets = zeroed_buckets(count)
+            .or_else(|| zeroed_buckets(1))
+            .expect("one bucket of memory");
         self.generation = 0;
     }
 
-    /// Called once per search, before any probe: fills the table on first
-    /// use, and ages older entries so that they go first.
+    /// Called once per search so that older entries age out first.
     pub fn new_search(&mut self) {
-        if self.buckets.is_empty() {
-            self.buckets.resize(self.count, Bucket::default());
-        }
         self.generation = (self.generation + 1) % GENERATIONS;
     }
 
@@ -118,7 +161,7 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
         bucket.entries.iter().find_map(|e| {
             let bound = e.bound()?;
             (e.check == check).then(|| Hit {
-                mv: (e.meta & 4 != 0).then_some(e.mv),
+                mv: e.mv(),
                 score: from_table(e.score as i32, ply),
                 depth: e.depth as i32,
                 bound,
@@ -173,7 +216,7 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
         }
         let kept_move = match mv {
             Some(m) => Some(m),
-            None if same && old.meta & 4 != 0 => Some(old.mv),
+            None if same => old.mv(),
             None => None,
         };
         let bound_bits = match bound {
@@ -182,7 +225,7 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
             Bound::Exact => 3,
         };
         bucket.entries[slot] = Entry {
-            mv: kept_move.unwrap_or_default(),
+            mv: kept_move.map_or(MaybeUninit::uninit(), MaybeUninit::new),
             check,
             score: to_table(score, ply) as i16,
             depth: depth.clamp(0, 255) as u8,
@@ -193,9 +236,6 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
     /// Permille of sampled entries written by the current search.
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(250);
-        if sample == 0 {
-            return 0;
-        }
         let used: usize = self.buckets[..sample]
             .iter()
             .map(|b| {
@@ -221,19 +261,20 @@ mod tests {
     }
 
     #[test]
-    fn memory_is_filled_by_the_first_search_only() {
-        let mut tt = TranspositionTable::<u8>::new(64).unwrap();
-        assert!(tt.buckets.is_empty() && tt.buckets.capacity() > 0);
+    fn a_large_table_is_ready_at_once_and_cleared_empty() {
+        // 1 GB of untouched zero pages: made and cleared without writing it.
+        let mut tt = TranspositionTable::<u16>::new(1024).unwrap();
         assert_eq!(tt.hashfull(), 0);
-        tt.new_search();
-        let bytes = tt.buckets.len() * std::mem::size_of::<Bucket<u8>>();
-        assert!(bytes <= 64 << 20 && bytes + std::mem::size_of::<Bucket<u8>>() > 64 << 20);
+        tt.store(99, 0, Some(7), 1, 3, Bound::Lower);
+        assert_eq!(tt.probe(99, 0).unwrap().mv, Some(7));
+        tt.clear();
+        assert!(tt.probe(99, 0).is_none());
+        assert_eq!(tt.megabytes(), 1024);
     }
 
     #[test]
     fn store_then_probe() {
         let mut tt = TranspositionTable::<u8>::new(1).unwrap();
-        tt.new_search();
         let key = 0x1234_5678_9abc_def0;
         assert!(tt.probe(key, 0).is_none());
         tt.store(key, 0, Some(3), 42, 5, Bound::Exact);
@@ -250,7 +291,6 @@ mod tests {
     #[test]
     fn deeper_entry_survives_shallower_bound() {
         let mut tt = TranspositionTable::<u8>::new(1).unwrap();
-        tt.new_search();
         tt.store(7, 0, Some(1), 10, 8, Bound::Lower);
         tt.store(7, 0, None, 5, 2, Bound::Upper);
         let hit = tt.probe(7, 0).unwrap();
@@ -260,7 +300,6 @@ mod tests {
     #[test]
     fn full_bucket_replaces_shallowest_and_oldest() {
         let mut tt = TranspositionTable::<u8>::new(1).unwrap();
-        tt.new_search();
         // Keys with equal high bits share a bucket.
         let keys: Vec<u64> = (1..=5).map(|i| i as u64).collect();
         for (i, &k) in keys[..4].iter().enumerate() {
