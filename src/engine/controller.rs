@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex, Once, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
+use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
 use super::options::{self, HASH_DEFAULT_MB, MOVE_OVERHEAD_DEFAULT_MS, OptionValue};
 use super::registry;
-use super::session::{InfoLine, SearchJob, Session};
+use super::session::{InfoLine, SearchJob, SearchSummary, Session};
 use crate::game::{GameError, Settings};
 use crate::search::time::{GoLimits, budget};
 use crate::search::{SearchLimits, SearchParams};
@@ -39,13 +39,15 @@ struct Task {
     /// The move to give if the search fails: the best so far, else the
     /// first legal move.
     fallback: Arc<Mutex<Option<String>>>,
+    /// Where the summary goes instead of a `BestMove` event (analysis).
+    reply: Option<Sender<SearchSummary>>,
 }
 
 /// Runs a task's search; a panic inside it is reported and answered with
 /// the fallback move, so that every `go` still gets its one best move.
-fn run_job(task: Task, sink: &EventSink) -> Option<String> {
-    match std::panic::catch_unwind(AssertUnwindSafe(task.job)) {
-        Ok(summary) => summary.best,
+fn run_job(job: SearchJob, fallback: &Mutex<Option<String>>, sink: &EventSink) -> SearchSummary {
+    match std::panic::catch_unwind(AssertUnwindSafe(job)) {
+        Ok(summary) => summary,
         Err(panic) => {
             let what = panic
                 .downcast_ref::<&str>()
@@ -53,10 +55,15 @@ fn run_job(task: Task, sink: &EventSink) -> Option<String> {
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown cause".to_string());
             sink(Event::Error(format!("search failed: {what}")));
-            task.fallback
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .clone()
+            SearchSummary {
+                best: fallback
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone(),
+                last: None,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+            }
         }
     }
 }
@@ -94,8 +101,6 @@ pub struct Controller {
     infinite: bool,
     /// When the clock of the next move started, if before its `go`.
     turn_started: Option<Instant>,
-    /// Root moves the next searches leave out.
-    excluded: Vec<String>,
     worker: Option<JoinHandle<()>>,
 }
 
@@ -135,14 +140,25 @@ impl Controller {
                 for task in task_rx {
                     // Wake-ups meant for an earlier search are stale.
                     while wake_rx.try_recv().is_ok() {}
-                    let (infinite, stop) = (task.infinite, Arc::clone(&task.stop));
-                    let best = run_job(task, &worker_sink);
+                    let Task {
+                        job,
+                        stop,
+                        infinite,
+                        fallback,
+                        reply,
+                    } = task;
+                    let summary = run_job(job, &fallback, &worker_sink);
                     while infinite && !stop.load(Ordering::SeqCst) {
                         if wake_rx.recv().is_err() {
                             break;
                         }
                     }
-                    worker_sink(Event::BestMove(best));
+                    match reply {
+                        Some(reply) => {
+                            let _ = reply.send(summary);
+                        }
+                        None => worker_sink(Event::BestMove(summary.best)),
+                    }
                     if done_tx.send(()).is_err() {
                         break;
                     }
@@ -163,7 +179,6 @@ impl Controller {
             searching: false,
             infinite: false,
             turn_started: None,
-            excluded: Vec::new(),
             worker: Some(worker),
         })
     }
@@ -187,6 +202,31 @@ impl Controller {
 
     /// Starts a search of the current position; stops a running one first.
     pub fn go(&mut self, limits: GoLimits) {
+        self.start_search(limits, &[], None);
+    }
+
+    /// Searches the current position to the end of `limits` and returns
+    /// what it found instead of sending `BestMove`; `Info` events still go
+    /// to the sink. Root moves named in `excluded` are left out. `None` if
+    /// the search thread is gone. An infinite search is not waited for:
+    /// `limits.infinite` is ignored.
+    pub fn analyse(&mut self, limits: GoLimits, excluded: &[String]) -> Option<SearchSummary> {
+        let (reply, summary) = bounded(1);
+        let limits = GoLimits {
+            infinite: false,
+            ..limits
+        };
+        self.start_search(limits, excluded, Some(reply));
+        self.wait();
+        summary.try_recv().ok()
+    }
+
+    fn start_search(
+        &mut self,
+        limits: GoLimits,
+        excluded: &[String],
+        reply: Option<Sender<SearchSummary>>,
+    ) {
         self.stop();
         let stop = Arc::new(AtomicBool::new(false));
         self.stop = Arc::clone(&stop);
@@ -208,7 +248,7 @@ impl Controller {
         let best_so_far = Arc::clone(&fallback);
         let job = self.session.search_job(
             search_limits,
-            &self.excluded,
+            excluded,
             Arc::clone(&stop),
             Box::new(move |line| {
                 if let Some(first) = line.pv.first() {
@@ -223,6 +263,7 @@ impl Controller {
             stop,
             infinite: limits.infinite,
             fallback,
+            reply,
         };
         if let Some(tasks) = &self.tasks
             && tasks.send(task).is_ok()
@@ -230,12 +271,6 @@ impl Controller {
             self.searching = true;
             self.infinite = limits.infinite;
         }
-    }
-
-    /// Root moves (in the game's notation) that searches leave out until
-    /// changed, for n-best analysis.
-    pub fn exclude_root_moves(&mut self, moves: Vec<String>) {
-        self.excluded = moves;
     }
 
     /// The clock of the next move starts now, although its `go` comes

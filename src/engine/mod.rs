@@ -1,10 +1,16 @@
 //! Between protocols and search: the controller (threads, stop flag,
-//! clock), the option table, the game registry and the type-erased session.
+//! clock), the option table, the game registry, the type-erased session,
+//! and the services protocols share (n-best analysis, Swap2 choices).
 
+pub mod analysis;
 pub mod controller;
 pub mod options;
 pub mod registry;
 pub mod session;
+pub mod swap2;
 
+pub use crate::search::score::Score;
+pub use crate::search::time::GoLimits;
+pub use analysis::{RankedMove, best_moves};
 pub use controller::{Controller, Event, EventSink};
 pub use session::{InfoLine, SearchSummary, Session};

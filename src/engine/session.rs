@@ -51,6 +51,11 @@ pub trait Session: Send {
     fn side_to_move(&self) -> Player;
     fn outcome(&self) -> Option<Outcome>;
     fn legal_moves(&self) -> Vec<String>;
+    /// Empty cells the rules forbid to a player, whoever is to move
+    /// (renju's forbidden points for black). None by default.
+    fn forbidden_moves(&self) -> Vec<String> {
+        Vec::new()
+    }
     fn render(&self) -> String;
     /// Forgets all search knowledge (table, killers, history).
     fn new_game(&mut self);
@@ -81,6 +86,16 @@ impl<G: Game> GameSession<G> {
             position,
             searcher: Arc::new(Mutex::new(Searcher::new(hash_mb, params)?)),
         })
+    }
+
+    /// The moves a game function lists for the position, as text.
+    fn move_names(&self, list: impl Fn(&G, &mut Vec<G::Move>)) -> Vec<String> {
+        let mut moves = Vec::new();
+        list(&self.position, &mut moves);
+        moves
+            .iter()
+            .map(|&mv| self.position.move_to_string(mv))
+            .collect()
     }
 
     fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<G>> {
@@ -153,12 +168,11 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        let mut moves = Vec::new();
-        self.position.generate_moves(&mut moves);
-        moves
-            .iter()
-            .map(|&mv| self.position.move_to_string(mv))
-            .collect()
+        self.move_names(G::generate_moves)
+    }
+
+    fn forbidden_moves(&self) -> Vec<String> {
+        self.move_names(G::forbidden_moves)
     }
 
     fn render(&self) -> String {
@@ -218,5 +232,41 @@ impl<G: Game> Session for GameSession<G> {
                 elapsed: result.elapsed,
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::registry;
+
+    fn session(game: &str, rule: Option<&str>) -> Box<dyn Session> {
+        let settings = Settings {
+            rule: rule.map(str::to_string),
+            ..Settings::default()
+        };
+        registry::create(game, &settings, 1, SearchParams::default()).unwrap()
+    }
+
+    #[test]
+    fn forbidden_points_are_renju_blacks_whoever_is_to_move() {
+        // Black h8 i8 j7 j6: j8 would make two open threes.
+        let board = "15/1o1o10o/2o12/15/15/15/15/7xx6/9x5/9x5/15/15/15/15/15";
+        let mut renju = session("gomoku", Some("renju"));
+        for side in ["x", "o"] {
+            renju
+                .set_position(Some(&format!("{board} {side}")), &[])
+                .unwrap();
+            assert_eq!(renju.forbidden_moves(), ["j8"], "{side} to move");
+        }
+        renju
+            .set_position(Some(&format!("{board} x")), &[])
+            .unwrap();
+        assert!(!renju.legal_moves().contains(&"j8".to_string()));
+        let mut free = session("gomoku", None);
+        free.set_position(Some(&format!("{board} x")), &[]).unwrap();
+        assert!(free.forbidden_moves().is_empty());
+        assert!(free.legal_moves().contains(&"j8".to_string()));
+        assert!(session("connect4", None).forbidden_moves().is_empty());
     }
 }

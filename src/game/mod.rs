@@ -136,6 +136,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The board drawn for a person, with coordinates.
     fn render(&self) -> String;
 
+    /// Appends the empty cells the rules forbid to a player, whichever
+    /// side is to move (renju's forbidden points for black). None by
+    /// default.
+    fn forbidden_moves(&self, _moves: &mut Vec<Self::Move>) {}
+
     // ---- hooks for search, with neutral defaults ----
 
     /// The moves search looks at: all legal moves by default. A game may

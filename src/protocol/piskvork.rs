@@ -10,14 +10,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::ugi::lines;
 use super::writer::Writer;
-use crate::engine::{Controller, Event, EventSink};
-use crate::game::Settings;
-use crate::game::gomoku::{Rule, square_to_xy, xy_to_square};
-use crate::search::score::Score;
-use crate::search::time::GoLimits;
+use crate::engine::swap2::{self, Answer};
+use crate::engine::{Controller, Event, EventSink, GoLimits, Score, best_moves};
+use crate::game::gomoku::openings::swap2_openings;
+use crate::game::gomoku::{self, MAX_SIZE, MIN_SIZE, Rule, square_to_xy, xy_to_square};
+use crate::game::{Player, Settings, format_grid, grid_of};
 
-pub const MIN_SIZE: usize = 5;
-pub const MAX_SIZE: usize = 32;
+/// The game the brain plays.
+const GAME: &str = gomoku::DESCRIPTION.name;
 /// Used when the manager gives no turn limit.
 const DEFAULT_TIMEOUT_TURN_MS: u64 = 30_000;
 const DEFAULT_HASH_MB: usize = 64;
@@ -38,12 +38,8 @@ struct Shared {
     height: usize,
     /// After END nothing more may be printed.
     muted: bool,
-    /// Keep the result for the brain instead of printing it (swap2).
-    collect: bool,
     /// The brain's own move just printed, to be recorded as a stone.
     played: Option<(usize, usize)>,
-    best: Option<(usize, usize)>,
-    score: Option<Score>,
 }
 
 fn parse_xy(text: &str) -> Option<(usize, usize)> {
@@ -56,7 +52,7 @@ pub struct Brain {
     writer: Writer,
     shared: Arc<Mutex<Shared>>,
     size: Option<(usize, usize)>,
-    rule: String,
+    rule: Rule,
     stones: Vec<Stone>,
     timeout_turn: u64,
     timeout_match: u64,
@@ -79,34 +75,28 @@ pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
         Arc::new(move |event| {
             let mut s = lock(&shared);
             match event {
-                Event::Info(info) => s.score = Some(info.score),
                 // MESSAGE is the one free-text line allowed while a move is due.
                 Event::Error(message) if !s.muted => writer.line(&format!("MESSAGE {message}")),
-                Event::Error(_) => {}
-                Event::BestMove(best) => {
-                    let xy = best.as_deref().and_then(|m| square_to_xy(m, s.height));
-                    if s.collect {
-                        s.best = xy;
-                    } else if !s.muted {
-                        match xy {
-                            Some((x, y)) => {
-                                writer.line(&format!("{x},{y}"));
-                                s.played = Some((x, y));
-                            }
-                            None => writer.line("ERROR no move: the game is over"),
+                Event::BestMove(best) if !s.muted => {
+                    match best.as_deref().and_then(|m| square_to_xy(m, s.height)) {
+                        Some((x, y)) => {
+                            writer.line(&format!("{x},{y}"));
+                            s.played = Some((x, y));
                         }
+                        None => writer.line("ERROR no move: the game is over"),
                     }
                 }
+                _ => {}
             }
         })
     };
-    let controller = Controller::with_defaults("gomoku", sink).map_err(anyhow::Error::msg)?;
+    let controller = Controller::with_defaults(GAME, sink).map_err(anyhow::Error::msg)?;
     let mut brain = Brain {
         controller,
         writer,
         shared,
         size: None,
-        rule: "freestyle".to_string(),
+        rule: Rule::Freestyle,
         stones: Vec::new(),
         timeout_turn: DEFAULT_TIMEOUT_TURN_MS,
         timeout_match: 0,
@@ -248,7 +238,7 @@ impl Brain {
             ));
             return;
         }
-        match self.apply_variant(width, height, &self.rule.clone()) {
+        match self.apply_variant(width, height, self.rule) {
             Ok(()) => {
                 self.stones.clear();
                 self.reply("OK");
@@ -257,16 +247,16 @@ impl Brain {
         }
     }
 
-    fn apply_variant(&mut self, width: usize, height: usize, rule: &str) -> Result<(), String> {
+    fn apply_variant(&mut self, width: usize, height: usize, rule: Rule) -> Result<(), String> {
         let settings = Settings {
             size: Some((width, height)),
-            rule: Some(rule.to_string()),
+            rule: Some(rule.name().to_string()),
         };
-        self.controller.change_game("gomoku", settings)?;
+        self.controller.change_game(GAME, settings)?;
         self.controller
             .set_option("Hash", &self.hash_mb.to_string())?;
         self.size = Some((width, height));
-        self.rule = rule.to_string();
+        self.rule = rule;
         lock(&self.shared).height = height;
         Ok(())
     }
@@ -276,61 +266,53 @@ impl Brain {
         let key = key.to_ascii_lowercase();
         let value = value.trim();
         let number = value.parse::<i64>().map(|v| v.max(0) as u64);
-        let bad =
-            |brain: &Brain| brain.reply(&format!("ERROR INFO {key} needs a number, not '{value}'"));
+        const NUMBERS: [&str; 7] = [
+            "timeout_turn",
+            "timeout_match",
+            "time_left",
+            "max_depth",
+            "max_node",
+            "max_memory",
+            "hash_size",
+        ];
+        let v = match number {
+            Ok(v) => v,
+            Err(_) if NUMBERS.contains(&key.as_str()) => {
+                self.reply(&format!("ERROR INFO {key} needs a number, not '{value}'"));
+                return;
+            }
+            Err(_) => 0,
+        };
         match key.as_str() {
-            "timeout_turn" => match number {
-                Ok(v) => self.timeout_turn = v,
-                Err(_) => bad(self),
-            },
-            "timeout_match" => match number {
-                Ok(v) => self.timeout_match = v,
-                Err(_) => bad(self),
-            },
-            "time_left" => match number {
-                Ok(v) => self.time_left = Some(v),
-                Err(_) => bad(self),
-            },
-            "max_depth" => match number {
-                Ok(v) => self.max_depth = (v > 0).then_some(v.min(1000) as u32),
-                Err(_) => bad(self),
-            },
-            "max_node" => match number {
-                Ok(v) => self.max_nodes = (v > 0).then_some(v),
-                Err(_) => bad(self),
-            },
-            "max_memory" | "hash_size" => match number {
-                Ok(v) => {
-                    // max_memory is in bytes for the whole process;
-                    // hash_size (Yixin) is the table itself in KB.
-                    let mb = if key == "max_memory" {
-                        if v == 0 {
-                            DEFAULT_HASH_MB as u64
-                        } else {
-                            (v / HASH_SHARE_OF_MEMORY) >> 20
-                        }
-                    } else {
-                        v >> 10
-                    };
-                    self.hash_mb = mb.clamp(1, 1024) as usize;
-                    if self.size.is_some() {
-                        self.settle();
-                        if let Err(e) = self
-                            .controller
-                            .set_option("Hash", &self.hash_mb.to_string())
-                        {
-                            self.reply(&format!("ERROR {e}"));
-                        }
+            "timeout_turn" => self.timeout_turn = v,
+            "timeout_match" => self.timeout_match = v,
+            "time_left" => self.time_left = Some(v),
+            "max_depth" => self.max_depth = (v > 0).then_some(v.min(1000) as u32),
+            "max_node" => self.max_nodes = (v > 0).then_some(v),
+            "max_memory" | "hash_size" => {
+                // max_memory is in bytes for the whole process;
+                // hash_size (Yixin) is the table itself in KB.
+                let mb = match (key.as_str(), v) {
+                    ("max_memory", 0) => DEFAULT_HASH_MB as u64,
+                    ("max_memory", _) => (v / HASH_SHARE_OF_MEMORY) >> 20,
+                    _ => v >> 10,
+                };
+                self.hash_mb = mb.clamp(1, 1024) as usize;
+                if self.size.is_some() {
+                    self.settle();
+                    if let Err(e) = self
+                        .controller
+                        .set_option("Hash", &self.hash_mb.to_string())
+                    {
+                        self.reply(&format!("ERROR {e}"));
                     }
                 }
-                Err(_) => bad(self),
-            },
+            }
             "rule" => match number.ok().and_then(|m| Rule::from_gomocup(m as u32)) {
                 Some(rule) => {
-                    let rule = rule.name().to_string();
                     if let Some((w, h)) = self.size {
                         self.settle();
-                        if let Err(e) = self.apply_variant(w, h, &rule) {
+                        if let Err(e) = self.apply_variant(w, h, rule) {
                             self.reply(&format!("ERROR {e}"));
                         }
                     } else {
@@ -366,44 +348,24 @@ impl Brain {
     }
 
     /// The position as FEN with the brain to move.
-    fn fen(&self, own_is_black: bool, black_to_move: bool) -> String {
+    fn fen(&self) -> String {
         let (width, height) = self.size.unwrap_or((15, 15));
-        let mut rows = Vec::with_capacity(height);
-        for y in 0..height {
-            let mut row = String::new();
-            let mut run = 0;
-            for x in 0..width {
-                match self.stones.iter().find(|s| (s.x, s.y) == (x, y)) {
-                    Some(s) => {
-                        if run > 0 {
-                            row.push_str(&run.to_string());
-                            run = 0;
-                        }
-                        row.push(if s.own == own_is_black { 'x' } else { 'o' });
-                    }
-                    None => run += 1,
-                }
-            }
-            if run > 0 {
-                row.push_str(&run.to_string());
-            }
-            rows.push(row);
-        }
-        format!(
-            "{} {}",
-            rows.join("/"),
-            if black_to_move { 'x' } else { 'o' }
-        )
+        let own = if self.own_is_black() {
+            Player::P1
+        } else {
+            Player::P2
+        };
+        let grid = grid_of(width, height, |y, x| {
+            let stone = self.stones.iter().find(|s| (s.x, s.y) == (x, y))?;
+            Some(if stone.own { own } else { own.other() })
+        });
+        format_grid(&grid, own)
     }
 
     /// Hands the stones to the controller; false (with an ERROR) if they
     /// do not make a position.
     fn sync_position(&mut self) -> bool {
-        let black = self.own_is_black();
-        match self
-            .controller
-            .set_position(Some(&self.fen(black, black)), &[])
-        {
+        match self.controller.set_position(Some(&self.fen()), &[]) {
             Ok(()) => true,
             Err(e) => {
                 self.reply(&format!("ERROR {e}"));
@@ -430,21 +392,6 @@ impl Brain {
     fn think(&mut self) {
         let limits = self.limits();
         self.controller.go(limits);
-    }
-
-    /// A search whose result the brain keeps: (best move, score).
-    fn consult(&mut self, limits: GoLimits) -> (Option<(usize, usize)>, Option<Score>) {
-        {
-            let mut s = lock(&self.shared);
-            s.collect = true;
-            s.best = None;
-            s.score = None;
-        }
-        self.controller.go(limits);
-        self.controller.wait();
-        let mut s = lock(&self.shared);
-        s.collect = false;
-        (s.best.take(), s.score.take())
     }
 
     fn block(&mut self, command: &str, block: Result<Vec<(usize, usize, u32)>, String>) {
@@ -501,65 +448,48 @@ impl Brain {
         }
     }
 
+    fn height(&self) -> usize {
+        self.size.map_or(15, |s| s.1)
+    }
+
     fn show_forbidden(&mut self) {
         let mut text = String::from("FORBID ");
-        if self.rule == "renju" {
-            // Black's legal moves exclude forbidden cells: whatever empty
-            // cell is missing from them is forbidden.
-            let black = self.own_is_black();
-            if self
+        if self.sync_position() {
+            let height = self.height();
+            for (x, y) in self
                 .controller
-                .set_position(Some(&self.fen(black, true)), &[])
-                .is_ok()
+                .session()
+                .forbidden_moves()
+                .iter()
+                .filter_map(|m| square_to_xy(m, height))
             {
-                let height = self.size.map_or(15, |s| s.1);
-                let legal: Vec<(usize, usize)> = self
-                    .controller
-                    .session()
-                    .legal_moves()
-                    .iter()
-                    .filter_map(|m| square_to_xy(m, height))
-                    .collect();
-                let (width, _) = self.size.unwrap_or((15, 15));
-                for y in 0..height {
-                    for x in 0..width {
-                        let empty = !self.stones.iter().any(|s| (s.x, s.y) == (x, y));
-                        if empty && !legal.contains(&(x, y)) {
-                            text.push_str(&format!("{x:02}{y:02}"));
-                        }
-                    }
-                }
+                text.push_str(&format!("{x:02}{y:02}"));
             }
-            self.sync_position();
         }
         text.push('.');
         self.reply(&text);
     }
 
-    /// YXNBEST n: the n best moves, each found by a search that excludes
-    /// the ones before it, reported as MESSAGE lines; the best is played.
+    /// YXNBEST n: the n best moves as MESSAGE lines; the best is played.
     fn nbest(&mut self, n: usize) {
         if !self.sync_position() {
             return;
         }
-        let mut limits = self.limits();
-        let share = (self.timeout_turn / n as u64).max(1);
-        limits.turn_limit = Some(share);
-        let mut excluded: Vec<(usize, usize)> = Vec::new();
-        for rank in 1..=n {
-            let (best, score) = self.consult_excluding(limits.clone(), &excluded);
-            let Some((x, y)) = best else { break };
-            let score = match score {
-                Some(Score::Cp(cp)) => format!("{cp}"),
-                Some(Score::Mate(m)) => format!("mate {m}"),
-                None => "?".to_string(),
-            };
-            self.reply(&format!("MESSAGE {rank}. {x},{y} score {score}"));
-            excluded.push((x, y));
-        }
-        self.sync_position();
-        match excluded.first() {
-            Some(&(x, y)) => {
+        let height = self.height();
+        let limits = self.limits();
+        let writer = self.writer.clone();
+        let ranked = best_moves(&mut self.controller, n, &limits, |rank, m| {
+            if let Some((x, y)) = square_to_xy(&m.mv, height) {
+                let score = match m.score {
+                    Some(Score::Cp(cp)) => format!("{cp}"),
+                    Some(Score::Mate(m)) => format!("mate {m}"),
+                    None => "?".to_string(),
+                };
+                writer.line(&format!("MESSAGE {rank}. {x},{y} score {score}"));
+            }
+        });
+        match ranked.first().and_then(|m| square_to_xy(&m.mv, height)) {
+            Some((x, y)) => {
                 self.reply(&format!("{x},{y}"));
                 self.stones.push(Stone { x, y, own: true });
             }
@@ -567,29 +497,12 @@ impl Brain {
         }
     }
 
-    /// A search of the current position whose root leaves out `excluded`.
-    fn consult_excluding(
-        &mut self,
-        limits: GoLimits,
-        excluded: &[(usize, usize)],
-    ) -> (Option<(usize, usize)>, Option<Score>) {
-        let height = self.size.map_or(15, |s| s.1);
-        let names: Vec<String> = excluded
-            .iter()
-            .map(|&(x, y)| xy_to_square(x, y, height))
-            .collect();
-        self.controller.exclude_root_moves(names);
-        let result = self.consult(limits);
-        self.controller.exclude_root_moves(Vec::new());
-        result
-    }
-
     fn swap2(&mut self, stones: Vec<(usize, usize, u32)>) {
         // SWAP2BOARD stones come in playing order: black, white, black...
-        let size = self.size.unwrap_or((15, 15));
+        let (width, height) = self.size.unwrap_or((15, 15));
         let mut placed = Vec::new();
         for (i, &(x, y, _)) in stones.iter().enumerate() {
-            if x >= size.0 || y >= size.1 || placed.iter().any(|s: &Stone| (s.x, s.y) == (x, y)) {
+            if x >= width || y >= height || placed.iter().any(|s: &Stone| (s.x, s.y) == (x, y)) {
                 self.reply(&format!("ERROR SWAP2BOARD: bad stone {x},{y}"));
                 return;
             }
@@ -600,90 +513,35 @@ impl Brain {
                 own: i % 2 == 1,
             });
         }
-        let budget = (self.timeout_turn / 4).max(50);
-        let limits = GoLimits {
-            turn_limit: Some(budget),
-            ..Default::default()
-        };
+        let limits = swap2::budget(self.timeout_turn);
+        let moves: Vec<String> = placed
+            .iter()
+            .map(|s| xy_to_square(s.x, s.y, height))
+            .collect();
         self.stones = placed;
-        let white_to_move = |brain: &Brain| brain.fen(false, false);
-        match self.stones.len() {
+        match moves.len() {
             0 => {
-                let (cx, cy) = (size.0 / 2, size.1 / 2);
-                // Candidate openings (black, white, black) around the
-                // centre; the one whose search score is closest to even.
-                let openings: [[(isize, isize); 3]; 4] = [
-                    [(0, 0), (1, 0), (1, 1)],
-                    [(0, 0), (1, 1), (2, 0)],
-                    [(0, 0), (0, 1), (2, 2)],
-                    [(0, 0), (2, 1), (1, 2)],
-                ];
-                let per = limits.turn_limit.map(|t| t / openings.len() as u64);
-                let mut best: Option<(i64, Vec<(usize, usize)>)> = None;
-                for opening in openings {
-                    let cells: Vec<(usize, usize)> = opening
-                        .iter()
-                        .map(|&(dx, dy)| ((cx as isize + dx) as usize, (cy as isize + dy) as usize))
-                        .collect();
-                    self.stones = cells
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &(x, y))| Stone {
-                            x,
-                            y,
-                            own: i % 2 == 1,
-                        })
-                        .collect();
-                    if self
-                        .controller
-                        .set_position(Some(&white_to_move(self)), &[])
-                        .is_err()
-                    {
-                        continue;
-                    }
-                    let (_, score) = self.consult(GoLimits {
-                        turn_limit: per,
-                        ..Default::default()
-                    });
-                    let imbalance = match score {
-                        Some(Score::Cp(cp)) => i64::from(cp).abs(),
-                        _ => i64::MAX,
-                    };
-                    if best.as_ref().is_none_or(|(b, _)| imbalance < *b) {
-                        best = Some((imbalance, cells));
-                    }
-                }
-                self.stones.clear();
-                let cells = best.map(|b| b.1).unwrap_or_default();
-                let text: Vec<String> = cells.iter().map(|(x, y)| format!("{x},{y}")).collect();
+                let candidates = swap2_openings(width, height);
+                let opening = swap2::open(&mut self.controller, &candidates, &limits);
+                let text: Vec<String> = opening
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|m| square_to_xy(m, height))
+                    .map(|(x, y)| format!("{x},{y}"))
+                    .collect();
                 self.reply(&text.join(" "));
             }
-            3 | 5 => {
-                if let Err(e) = self
-                    .controller
-                    .set_position(Some(&white_to_move(self)), &[])
-                {
-                    self.reply(&format!("ERROR {e}"));
-                    return;
-                }
-                let (best, score) = self.consult(limits);
-                // After three stones white may stay white, after five the
-                // opener picks; either way take white only if it is not
-                // worse than even, else swap to black.
-                let threshold = if self.stones.len() == 3 { -60 } else { 0 };
-                let white_is_fine = match score {
-                    Some(Score::Cp(cp)) => cp >= threshold,
-                    Some(Score::Mate(m)) => m > 0,
-                    None => true,
-                };
-                match best {
-                    Some((x, y)) if white_is_fine => {
+            3 | 5 => match swap2::answer(&mut self.controller, &moves, &limits) {
+                Ok(Answer::Play(mv)) => match square_to_xy(&mv, height) {
+                    Some((x, y)) => {
                         self.stones.push(Stone { x, y, own: true });
                         self.reply(&format!("{x},{y}"));
                     }
-                    _ => self.reply("SWAP"),
-                }
-            }
+                    None => self.reply("SWAP"),
+                },
+                Ok(Answer::Swap) => self.reply("SWAP"),
+                Err(e) => self.reply(&format!("ERROR {e}")),
+            },
             n => self.reply(&format!(
                 "ERROR SWAP2BOARD with {n} stones (0, 3 or 5 expected)"
             )),
@@ -740,3 +598,7 @@ fn read_block(
     }
     Err("end of input before DONE".to_string())
 }
+
+#[cfg(test)]
+#[path = "piskvork_tests.rs"]
+mod tests;

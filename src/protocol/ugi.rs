@@ -6,10 +6,8 @@ use std::sync::Arc;
 
 use super::writer::Writer;
 use crate::engine::options::{self, OptionKind};
-use crate::engine::{Controller, Event, EventSink, InfoLine};
+use crate::engine::{Controller, Event, EventSink, GoLimits, InfoLine, Score};
 use crate::game::{Outcome, Player, Settings};
-use crate::search::score::Score;
-use crate::search::time::GoLimits;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {

@@ -7,6 +7,7 @@
 //! of the 32 cells on its lines, and the pattern tables turn codes into
 //! threats and evaluation weights incrementally.
 
+pub mod openings;
 pub mod patterns;
 pub mod rules;
 
@@ -573,6 +574,15 @@ impl Game for Gomoku {
             .map(|c| file_name(c).chars().last().unwrap_or('?'))
             .collect();
         super::render_grid(&grid, &files)
+    }
+
+    /// Renju's forbidden points for black, row by row from the top.
+    fn forbidden_moves(&self, moves: &mut Vec<u16>) {
+        moves.extend(
+            self.interior()
+                .filter(|&i| self.is_forbidden(i))
+                .map(|i| i as u16),
+        );
     }
 
     fn move_score(&self, mv: u16) -> i32 {
