@@ -439,3 +439,33 @@ fn a_closed_stdout_ends_the_engine_quietly() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(err, "");
 }
+
+#[test]
+fn the_board_is_one_block_even_during_a_search() {
+    // A big board, shown while the first iterations print their lines.
+    let mut e = Engine::ply(&["--game", "gomoku"]);
+    e.send("position startpos moves h8 h9");
+    e.send("d");
+    let board = e.read_until("info string fen");
+    assert!(board.len() > 15, "{board:?}");
+    let (rounds, shows) = (5, 20);
+    let mut lines = Vec::new();
+    for _ in 0..rounds {
+        e.send("uginewgame");
+        e.send("go infinite");
+        for _ in 0..shows {
+            e.send("d");
+        }
+        e.send("stop");
+        lines.extend(e.read_until("bestmove"));
+    }
+    let ends: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i] == board[board.len() - 1])
+        .collect();
+    assert_eq!(ends.len(), rounds * shows, "{lines:?}");
+    for end in ends {
+        assert!(end + 1 >= board.len(), "{lines:?}");
+        let block = &lines[end + 1 - board.len()..=end];
+        assert_eq!(block, board.as_slice(), "rows interleaved: {lines:?}");
+    }
+}
