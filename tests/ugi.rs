@@ -439,3 +439,93 @@ fn a_closed_stdout_ends_the_engine_quietly() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(err, "");
 }
+
+#[test]
+fn the_board_is_one_block_even_during_a_search() {
+    // A big board, shown while the first iterations print their lines.
+    let mut e = Engine::ply(&["--game", "gomoku"]);
+    e.send("position startpos moves h8 h9");
+    e.send("d");
+    let board = e.read_until("info string fen");
+    assert!(board.len() > 15, "{board:?}");
+    let (rounds, shows) = (5, 20);
+    let mut lines = Vec::new();
+    for _ in 0..rounds {
+        e.send("uginewgame");
+        e.send("go infinite");
+        for _ in 0..shows {
+            e.send("d");
+        }
+        e.send("stop");
+        lines.extend(e.read_until("bestmove"));
+    }
+    let ends: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i] == board[board.len() - 1])
+        .collect();
+    assert_eq!(ends.len(), rounds * shows, "{lines:?}");
+    for end in ends {
+        assert!(end + 1 >= board.len(), "{lines:?}");
+        let block = &lines[end + 1 - board.len()..=end];
+        assert_eq!(block, board.as_slice(), "rows interleaved: {lines:?}");
+    }
+}
+
+/// The depth, nodes and principal variation of an `info depth` line.
+fn depth_nodes_pv(line: &str) -> (usize, u64, Vec<String>) {
+    let words: Vec<&str> = line.split(' ').collect();
+    let after = |key: &str| {
+        let at = words.iter().position(|&w| w == key).unwrap();
+        words[at + 1]
+    };
+    let pv = match words.iter().position(|&w| w == "pv") {
+        Some(at) => words[at + 1..].iter().map(|w| w.to_string()).collect(),
+        None => Vec::new(),
+    };
+    (
+        after("depth").parse().unwrap(),
+        after("nodes").parse().unwrap(),
+        pv,
+    )
+}
+
+#[test]
+fn a_repeated_search_completes_its_principal_variations_from_the_table() {
+    let mut e = Engine::ply(&["--game", "connect4"]);
+    e.send("position startpos moves 4 4 3");
+    for _ in 0..2 {
+        e.send("go depth 12");
+        let lines = e.read_until("bestmove");
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert_eq!(infos.len(), 12, "{lines:?}");
+        for info in infos {
+            let (depth, _, pv) = depth_nodes_pv(info);
+            // No game ends within 12 moves here: every line is full.
+            assert!(info.contains(" score cp "), "{info}");
+            assert_eq!(pv.len(), depth, "{info}");
+        }
+    }
+}
+
+#[test]
+fn the_last_info_line_counts_the_whole_search() {
+    let mut e = Engine::ply(&["--game", "connect4"]);
+    e.send("position startpos moves 4 4 3");
+    // A node limit ends the search in the middle of an iteration, after
+    // exactly that many nodes.
+    e.send("go nodes 30000");
+    let lines = e.read_until("bestmove");
+    let infos: Vec<(usize, u64, Vec<String>)> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| depth_nodes_pv(l))
+        .collect();
+    assert!(infos.len() >= 2, "{lines:?}");
+    let (last, before) = (&infos[infos.len() - 1], &infos[infos.len() - 2]);
+    assert_eq!(last.1, 30000, "{lines:?}");
+    assert!(before.1 < 30000, "{lines:?}");
+    assert_eq!(last.0, before.0, "the last completed depth: {lines:?}");
+    assert_eq!(last.2, before.2, "{lines:?}");
+}

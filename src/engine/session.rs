@@ -210,11 +210,14 @@ impl<G: Game> Session for GameSession<G> {
             let started = Instant::now();
             let mut last_sent: Option<Instant> = None;
             let mut pending: Option<InfoLine> = None;
+            // Depth and nodes of the last line sent.
+            let mut sent = None;
             let result = searcher.search(&root, &limits, stop, &mut |report| {
                 let line = info_line(&root, report);
                 let now = Instant::now();
                 let free = now.duration_since(started) < INFO_FREE_PERIOD;
                 if free || last_sent.is_none_or(|t| now.duration_since(t) >= INFO_INTERVAL) {
+                    sent = Some((line.depth, line.nodes));
                     on_info(line);
                     last_sent = Some(now);
                     pending = None;
@@ -222,8 +225,18 @@ impl<G: Game> Session for GameSession<G> {
                     pending = Some(line);
                 }
             });
-            if let Some(line) = pending {
-                on_info(line);
+            // The last line describes the whole search: its last completed
+            // depth, with the nodes and time of everything searched.
+            if let Some(report) = &result.last {
+                let whole = Report {
+                    nodes: result.nodes,
+                    elapsed: result.elapsed,
+                    ..report.clone()
+                };
+                let line = info_line(&root, &whole);
+                if pending.is_some() || sent != Some((line.depth, line.nodes)) {
+                    on_info(line);
+                }
             }
             SearchSummary {
                 best: result.best.map(|mv| root.move_to_string(mv)),

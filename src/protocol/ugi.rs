@@ -301,10 +301,15 @@ fn execute(command: Command, controller: &mut Controller, writer: &Writer) {
         }
         Command::Display => {
             let session = controller.session();
-            for row in session.render().lines() {
-                writer.line(&format!("info string {row}"));
-            }
-            writer.line(&format!("info string fen {}", session.fen()));
+            // One block, so that a running search's info lines cannot
+            // come between the rows.
+            let rows = session.render();
+            let fen = format!("fen {}", session.fen());
+            writer.lines(
+                rows.lines()
+                    .chain([fen.as_str()])
+                    .map(|row| format!("info string {row}")),
+            );
         }
         Command::Quit => {}
     }

@@ -31,10 +31,19 @@ impl Writer {
     }
 
     pub fn line(&self, text: &str) {
-        log::debug!("> {text}");
+        self.lines([text]);
+    }
+
+    /// Several lines as one block: no other thread's line comes between.
+    pub fn lines<S: AsRef<str>>(&self, lines: impl IntoIterator<Item = S>) {
         let mut out = self.out.lock().unwrap_or_else(PoisonError::into_inner);
-        let written = writeln!(out, "{text}").and_then(|()| out.flush());
-        if let Err(e) = written
+        let mut written = Ok(());
+        for text in lines {
+            let text = text.as_ref();
+            log::debug!("> {text}");
+            written = written.and_then(|()| writeln!(out, "{text}"));
+        }
+        if let Err(e) = written.and_then(|()| out.flush())
             && e.kind() == ErrorKind::BrokenPipe
             && self.exit_when_unread
         {

@@ -178,7 +178,7 @@ impl<G: Game> Searcher<G> {
                 nodes: self.nodes,
                 elapsed: self.start.elapsed(),
                 hashfull: self.tt.hashfull(),
-                pv: self.pv[0].clone(),
+                pv: self.complete_pv(root, depth as usize),
             };
             report(&iteration);
             if let Some(&mv) = iteration.pv.first() {
@@ -195,6 +195,41 @@ impl<G: Game> Searcher<G> {
         result.nodes = self.nodes;
         result.elapsed = self.start.elapsed();
         result
+    }
+
+    /// The principal variation of the last iteration, continued from the
+    /// table where a table hit cut it short: table moves are followed while
+    /// they are legal, up to `length` moves, until the game ends or a
+    /// position repeats. Reading the table changes nothing in the search.
+    fn complete_pv(&self, root: &G, length: usize) -> Vec<G::Move> {
+        let mut pv = self.pv[0].clone();
+        if pv.is_empty() || !self.params.transposition_table {
+            return pv;
+        }
+        let mut pos = root.clone();
+        let mut seen = vec![pos.hash()];
+        for &mv in &pv {
+            pos.make_move(mv);
+            seen.push(pos.hash());
+        }
+        let mut legal = Vec::new();
+        while pv.len() < length && pos.outcome().is_none() {
+            let Some(mv) = self.tt.probe(pos.hash(), pv.len()).and_then(|hit| hit.mv) else {
+                break;
+            };
+            legal.clear();
+            pos.generate_moves(&mut legal);
+            if !legal.contains(&mv) {
+                break;
+            }
+            pos.make_move(mv);
+            if seen.contains(&pos.hash()) {
+                break;
+            }
+            seen.push(pos.hash());
+            pv.push(mv);
+        }
+        pv
     }
 
     /// The move to play if not even depth 1 completes: the best-ordered one.

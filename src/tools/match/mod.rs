@@ -25,8 +25,7 @@ pub mod summary;
 pub mod ugi;
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
@@ -37,13 +36,13 @@ use anyhow::{Context, bail};
 use self::clock::{Clocks, TimeControl};
 use self::openings::Opening;
 use self::player::Player;
-use self::records::RecordInfo;
+use self::records::{RecordTemplate, Records};
 use self::referee::GameResult;
 use self::spec::{EngineKind, EngineSpec, Proto, SprtSpec};
 use self::stats::Verdict;
 use self::summary::{PairingStats, Report};
 use crate::engine::{Session, registry};
-use crate::game::{Player as Side, Settings};
+use crate::game::{Description, Player as Side, Settings};
 use crate::search::SearchParams;
 
 pub struct MatchOptions {
@@ -207,8 +206,100 @@ fn worker(
 
 /// Runs the match; writes the summary and the JSON line to `out`.
 pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut specs = options
-        .engines
+    let specs = check_engines(&options.engines)?;
+    let mut session = new_session(&options.game, &options.settings)?;
+    let game = session.game();
+    let description = registry::describe(game).map_err(anyhow::Error::msg)?;
+    check_protocols(&specs, game, description)?;
+    if options.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let sprt: Option<SprtSpec> = options
+        .sprt
+        .as_deref()
+        .map(spec::parse_sprt)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let book = load_openings(options, session.as_mut())?;
+    let records = Records::create(
+        options.pgn.as_ref(),
+        options.sgf.as_ref(),
+        description.gomocup,
+    )?;
+
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let (pairings, jobs) = plan_jobs(names.len(), options.games, book.openings.len());
+    let ctx = Arc::new(MatchContext {
+        game: game.to_string(),
+        settings: options.settings.clone(),
+        specs,
+        openings: book.openings,
+        tc: options.tc,
+        margin: Duration::from_millis(options.margin_ms),
+        cap: Duration::from_millis(options.max_move_ms.max(1)),
+        seed: options.seed,
+        board: book.board,
+    });
+    let total = jobs.len();
+    let pool = spawn_workers(&ctx, jobs, options.concurrency);
+
+    let tc_text = options.tc.describe();
+    let mut recorder = Recorder {
+        per_pairing: vec![PairingStats::default(); pairings.len()],
+        pairings: &pairings,
+        overhead: Vec::new(),
+        played: 0,
+        total,
+        decision: Verdict::None,
+        sprt: sprt.as_ref(),
+        records,
+        record_info: RecordTemplate {
+            game,
+            names: &names,
+            openings: &ctx.openings,
+            p1_starts: &book.p1_starts,
+            time_control: &tc_text,
+            size: book.board,
+            rule: options
+                .settings
+                .rule
+                .as_deref()
+                .or(description.default_rule())
+                .unwrap_or(""),
+        },
+        progress: Progress::new(options.progress),
+    };
+    for finished in &pool.done {
+        if recorder.add(finished)? {
+            pool.stop.store(true, Ordering::SeqCst);
+        }
+    }
+    recorder.progress.end();
+    pool.join();
+    recorder.records.flush()?;
+
+    let view = first_view(&pairings, &recorder.per_pairing);
+    let report = Report {
+        game,
+        time_control: &tc_text,
+        played: recorder.played,
+        names: &names,
+        pairings: &pairings,
+        per_pairing: &recorder.per_pairing,
+        first: &view,
+        sprt: sprt.as_ref(),
+        decision: recorder.decision,
+        overhead: recorder.overhead,
+    };
+    report.write(out)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Parses the `--engine` arguments, names them apart, and checks that the
+/// programs given by path exist.
+fn check_engines(engines: &[String]) -> anyhow::Result<Vec<EngineSpec>> {
+    let mut specs = engines
         .iter()
         .map(|e| spec::parse_engine(e))
         .collect::<Result<Vec<_>, _>>()
@@ -225,10 +316,16 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         }
     }
-    let mut session = new_session(&options.game, &options.settings)?;
-    let game = session.game();
-    let description = registry::describe(game).map_err(anyhow::Error::msg)?;
-    for s in &specs {
+    Ok(specs)
+}
+
+/// Piskvork engines play on Gomocup boards only.
+fn check_protocols(
+    specs: &[EngineSpec],
+    game: &str,
+    description: &Description,
+) -> anyhow::Result<()> {
+    for s in specs {
         if matches!(
             s.kind,
             EngineKind::External {
@@ -244,20 +341,25 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
             );
         }
     }
-    if options.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let sprt: Option<SprtSpec> = options
-        .sprt
-        .as_deref()
-        .map(spec::parse_sprt)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+    Ok(())
+}
+
+/// The openings to play, with what records need to know of them.
+struct Book {
+    openings: Vec<Opening>,
+    /// Whether P1 moves first from each opening's position (before its
+    /// moves), for move numbers and colours in records.
+    p1_starts: Vec<bool>,
+    /// The board's size, from the start position.
+    board: (usize, usize),
+}
+
+fn load_openings(options: &MatchOptions, session: &mut dyn Session) -> anyhow::Result<Book> {
     let mut openings = match &options.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read openings file {}", path.display()))?;
-            openings::load(&text, session.as_mut())
+            openings::load(&text, session)
                 .map_err(|e| anyhow::anyhow!("openings file {}: {e}", path.display()))?
         }
         None => vec![Opening::start()],
@@ -268,69 +370,69 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
     session
         .set_position(None, &[])
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let start_fen = session.fen();
-    let board = openings::dimensions(&start_fen);
-    // Whether P1 moves first from each opening's position (before its
-    // moves), for move numbers and colours in records.
-    let p1_starts: Vec<bool> = openings
+    let board = openings::dimensions(&session.fen());
+    let p1_starts = openings
         .iter()
         .map(|o| {
             session.set_position(o.fen.as_deref(), &[]).is_ok()
                 && session.side_to_move() == Side::P1
         })
         .collect();
-    let mut pgn = match &options.pgn {
-        Some(p) => Some(BufWriter::new(
-            File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
-        )),
-        None => None,
-    };
-    let mut sgf = match &options.sgf {
-        Some(_) if !description.gomocup => bail!("--sgf records {} games only", gomocup_games()),
-        Some(p) => Some(BufWriter::new(
-            File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
-        )),
-        None => None,
-    };
+    Ok(Book {
+        openings,
+        p1_starts,
+        board,
+    })
+}
 
-    let n = specs.len();
-    let pairings: Vec<(usize, usize)> = (0..n)
-        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+/// Every pairing of two engines, and the games to play: round robin, so
+/// that a stopped match is balanced; each opening is played twice with
+/// the sides swapped.
+fn plan_jobs(engines: usize, games: u32, openings: usize) -> (Vec<(usize, usize)>, Vec<Job>) {
+    let pairings: Vec<(usize, usize)> = (0..engines)
+        .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
         .collect();
     let mut jobs = Vec::new();
-    // Round robin: the pairings take turns, so a stopped match is balanced.
-    for g in 0..options.games as usize {
+    for g in 0..games as usize {
         for (p, &(i, j)) in pairings.iter().enumerate() {
             jobs.push(Job {
                 index: jobs.len(),
                 pairing: p,
                 sides: if g % 2 == 0 { [i, j] } else { [j, i] },
-                opening: (g / 2) % openings.len(),
+                opening: (g / 2) % openings,
                 pair: g / 2,
             });
         }
     }
-    let total = jobs.len();
-    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-    let ctx = Arc::new(MatchContext {
-        game: game.to_string(),
-        settings: options.settings.clone(),
-        specs,
-        openings,
-        tc: options.tc,
-        margin: Duration::from_millis(options.margin_ms),
-        cap: Duration::from_millis(options.max_move_ms.max(1)),
-        seed: options.seed,
-        board,
-    });
+    (pairings, jobs)
+}
+
+/// The worker threads, the games they finish, and the flag that stops
+/// them taking new ones.
+struct Pool {
+    done: mpsc::Receiver<Finished>,
+    stop: Arc<AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Pool {
+    fn join(self) {
+        for t in self.threads {
+            let _ = t.join();
+        }
+    }
+}
+
+fn spawn_workers(ctx: &Arc<MatchContext>, jobs: Vec<Job>, concurrency: usize) -> Pool {
+    let count = concurrency.clamp(1, 256).min(jobs.len());
     let jobs = Arc::new(jobs);
     let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel();
-    let threads: Vec<_> = (0..options.concurrency.clamp(1, 256).min(total))
+    let threads = (0..count)
         .map(|_| {
             let (ctx, jobs, next, stop, tx) = (
-                Arc::clone(&ctx),
+                Arc::clone(ctx),
                 Arc::clone(&jobs),
                 Arc::clone(&next),
                 Arc::clone(&stop),
@@ -339,112 +441,109 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
             std::thread::spawn(move || worker(ctx, jobs, next, stop, tx))
         })
         .collect();
-    drop(tx);
+    Pool {
+        done: rx,
+        stop,
+        threads,
+    }
+}
 
-    let mut per_pairing: Vec<PairingStats> = vec![PairingStats::default(); pairings.len()];
-    let mut overhead = Vec::new();
-    let mut played = 0;
-    let mut decision = Verdict::None;
-    let tc_text = options.tc.describe();
-    let first_view = |per: &[PairingStats]| {
-        let mut s = PairingStats::default();
-        for (p, &(i, j)) in pairings.iter().enumerate() {
-            if i == 0 || j == 0 {
-                s.merge(&per[p], j == 0);
+/// The first engine's results against all the others, from its side.
+fn first_view(pairings: &[(usize, usize)], per: &[PairingStats]) -> PairingStats {
+    let mut s = PairingStats::default();
+    for (p, &(i, j)) in pairings.iter().enumerate() {
+        if i == 0 || j == 0 {
+            s.merge(&per[p], j == 0);
+        }
+    }
+    s
+}
+
+/// The live progress line on stderr: rewritten in place on a terminal,
+/// otherwise about twenty lines over the match.
+struct Progress {
+    shown: bool,
+    tty: bool,
+}
+
+impl Progress {
+    fn new(shown: bool) -> Progress {
+        Progress {
+            shown,
+            tty: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn show(&self, line: &str, played: usize, total: usize) {
+        if self.shown {
+            if self.tty {
+                eprint!("\r{line:<79}");
+            } else if played.is_multiple_of((total / 20).max(1)) || played == total {
+                eprintln!("{line}");
             }
         }
-        s
-    };
-    let tty = std::io::stderr().is_terminal();
-    for finished in rx {
+    }
+
+    fn end(&self) {
+        if self.shown && self.tty {
+            eprintln!();
+        }
+    }
+}
+
+/// Takes in the finished games one by one: tallies, records, progress and
+/// the SPRT's decision.
+struct Recorder<'a> {
+    pairings: &'a [(usize, usize)],
+    per_pairing: Vec<PairingStats>,
+    overhead: Vec<Duration>,
+    played: usize,
+    total: usize,
+    decision: Verdict,
+    sprt: Option<&'a SprtSpec>,
+    records: Records,
+    record_info: RecordTemplate<'a>,
+    progress: Progress,
+}
+
+impl Recorder<'_> {
+    /// Counts one game; true when the SPRT has just decided.
+    fn add(&mut self, finished: Finished) -> anyhow::Result<bool> {
         let Finished { job, result } = finished;
-        played += 1;
-        let (first, _) = pairings[job.pairing];
+        self.played += 1;
+        let (first, _) = self.pairings[job.pairing];
         let first_side = if job.sides[0] == first {
             Side::P1
         } else {
             Side::P2
         };
-        per_pairing[job.pairing].add(first_side, job.pair, &result);
-        overhead.extend(result.overhead.iter().copied());
-        let info = RecordInfo {
-            number: job.index + 1,
-            game,
-            names: [&names[job.sides[0]], &names[job.sides[1]]],
-            opening: &ctx.openings[job.opening],
-            time_control: &tc_text,
-            p1_starts: p1_starts[job.opening],
-            size: board,
-            rule: options
-                .settings
-                .rule
-                .as_deref()
-                .or(description.default_rule())
-                .unwrap_or(""),
-        };
-        if let Some(w) = pgn.as_mut() {
-            w.write_all(records::pgn(&info, &result).as_bytes())?;
-            w.flush()?;
-        }
-        if let Some(w) = sgf.as_mut() {
-            w.write_all(records::sgf(&info, &result).as_bytes())?;
-            w.flush()?;
-        }
-        let view = first_view(&per_pairing);
+        self.per_pairing[job.pairing].add(first_side, job.pair, &result);
+        self.overhead.extend(result.overhead.iter().copied());
+        let info = self.record_info.info(job.index + 1, job.sides, job.opening);
+        self.records.write(&info, &result)?;
+
+        let view = first_view(self.pairings, &self.per_pairing);
         let t = &view.tally;
         let mut line = format!(
-            "games {played}/{total}  +{} ={} -{}  Elo {}",
+            "games {}/{}  +{} ={} -{}  Elo {}",
+            self.played,
+            self.total,
             t.wins,
             t.draws,
             t.losses,
             summary::fmt_elo(t)
         );
-        if let Some(s) = &sprt {
+        let mut decided = false;
+        if let Some(s) = self.sprt {
             let llr = t.llr(s);
             let (lo, hi) = stats::bounds(s);
             line.push_str(&format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})"));
-            if decision == Verdict::None {
-                decision = stats::verdict(llr, s);
-                if decision != Verdict::None {
-                    stop.store(true, Ordering::SeqCst);
-                }
+            if self.decision == Verdict::None {
+                self.decision = stats::verdict(llr, s);
+                decided = self.decision != Verdict::None;
             }
         }
-        if options.progress {
-            if tty {
-                eprint!("\r{line:<79}");
-            } else if played % (total / 20).max(1) == 0 || played == total {
-                eprintln!("{line}");
-            }
-        }
+        self.progress.show(&line, self.played, self.total);
+        Ok(decided)
     }
-    if options.progress && tty {
-        eprintln!();
-    }
-    for t in threads {
-        let _ = t.join();
-    }
-    for (w, name) in [(pgn.as_mut(), "pgn"), (sgf.as_mut(), "sgf")] {
-        if let Some(w) = w {
-            w.flush()
-                .with_context(|| format!("writing the {name} file"))?;
-        }
-    }
-
-    let view = first_view(&per_pairing);
-    let report = Report {
-        game,
-        time_control: &tc_text,
-        played,
-        names: &names,
-        pairings: &pairings,
-        per_pairing: &per_pairing,
-        first: &view,
-        sprt: sprt.as_ref(),
-        decision,
-        overhead,
-    };
-    report.write(out)?;
-    out.flush()?;
-    Ok(())
 }

@@ -1,5 +1,11 @@
 //! Game records: PGN-like text for every game, SGF for Gomoku.
 
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+
 use super::openings::Opening;
 use super::piskvork::stones_of_fen;
 use super::referee::{GameResult, Termination};
@@ -153,6 +159,80 @@ pub fn sgf(info: &RecordInfo, result: &GameResult) -> String {
     }
     out.push_str(")\n");
     out
+}
+
+/// The optional PGN and SGF files.
+pub struct Records {
+    pgn: Option<BufWriter<File>>,
+    sgf: Option<BufWriter<File>>,
+}
+
+impl Records {
+    pub fn create(
+        pgn: Option<&PathBuf>,
+        sgf: Option<&PathBuf>,
+        sgf_allowed: bool,
+    ) -> anyhow::Result<Records> {
+        let create = |p: &PathBuf| -> anyhow::Result<BufWriter<File>> {
+            Ok(BufWriter::new(File::create(p).with_context(|| {
+                format!("cannot create {}", p.display())
+            })?))
+        };
+        let pgn = pgn.map(create).transpose()?;
+        if sgf.is_some() && !sgf_allowed {
+            bail!("--sgf records {} games only", super::gomocup_games());
+        }
+        let sgf = sgf.map(create).transpose()?;
+        Ok(Records { pgn, sgf })
+    }
+
+    pub fn write(&mut self, info: &RecordInfo, result: &GameResult) -> anyhow::Result<()> {
+        if let Some(w) = self.pgn.as_mut() {
+            w.write_all(pgn(info, result).as_bytes())?;
+            w.flush()?;
+        }
+        if let Some(w) = self.sgf.as_mut() {
+            w.write_all(sgf(info, result).as_bytes())?;
+            w.flush()?;
+        }
+        Ok(())
+    }
+
+    pub fn flush(&mut self) -> anyhow::Result<()> {
+        for (w, name) in [(self.pgn.as_mut(), "pgn"), (self.sgf.as_mut(), "sgf")] {
+            if let Some(w) = w {
+                w.flush()
+                    .with_context(|| format!("writing the {name} file"))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What every game's record shares.
+pub struct RecordTemplate<'a> {
+    pub game: &'static str,
+    pub names: &'a [String],
+    pub openings: &'a [Opening],
+    pub p1_starts: &'a [bool],
+    pub time_control: &'a str,
+    pub size: (usize, usize),
+    pub rule: &'a str,
+}
+
+impl RecordTemplate<'_> {
+    pub fn info(&self, number: usize, sides: [usize; 2], opening: usize) -> RecordInfo<'_> {
+        RecordInfo {
+            number,
+            game: self.game,
+            names: [&self.names[sides[0]], &self.names[sides[1]]],
+            opening: &self.openings[opening],
+            time_control: self.time_control,
+            p1_starts: self.p1_starts[opening],
+            size: self.size,
+            rule: self.rule,
+        }
+    }
 }
 
 #[cfg(test)]
