@@ -184,6 +184,11 @@ fn the_windows_build_names_a_gomocup_brain() {
     // Piskvork and Gomocup require.
     let name = flag(&build, "--bin");
     assert!(name.starts_with("pbrain-"));
+    assert!(
+        name.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)),
+        "Piskvork takes other names for its old file protocol"
+    );
     assert_eq!(binary(&format!("target/release/{name}")), name);
     assert!(assert_cmd::cargo::cargo_bin(name).exists());
     assert!(
