@@ -1,5 +1,5 @@
 //! The games Ply plays, by name: the one place that lists them. Adding a
-//! game is its own folder under `src/game` and one line in [`games!`] here.
+//! game is its own folder under `src/game` and one line in `games!` here.
 
 use super::session::{GameSession, Session};
 use crate::game::blackwhite::BlackWhite;

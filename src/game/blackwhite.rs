@@ -27,6 +27,7 @@ use super::{
     Boards, Description, EVAL_LIMIT, Game, GameError, Outcome, Player, Settings, SolveNotation,
 };
 
+/// Black & White as the registry and the tools see it.
 pub const DESCRIPTION: Description = Description {
     name: "blackwhite",
     title: "Black & White, 5x5 drops, steps and jumps",
@@ -46,6 +47,7 @@ pub const DESCRIPTION: Description = Description {
     gomocup: false,
 };
 
+/// The board's side.
 pub const SIZE: usize = 5;
 const CELLS: usize = SIZE * SIZE;
 const BOARD: u32 = (1 << CELLS) - 1;
@@ -266,6 +268,8 @@ struct Past {
     streak: u8,
 }
 
+/// A Black & White position: placement or movement phase, stones, side to
+/// move.
 #[derive(Debug, PartialEq, Eq)]
 pub struct BlackWhite {
     pieces: [u32; 2],

@@ -35,10 +35,13 @@ use super::{
     SolveNotation,
 };
 
+/// The game's name.
 pub const NAME: &str = DESCRIPTION.name;
+/// The default board (8x8).
 pub const DEFAULT_SIZE: (usize, usize) = (8, 8);
 const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
 
+/// Breakthrough as the registry and the tools see it.
 pub const DESCRIPTION: Description = Description {
     name: "breakthrough",
     title: "Breakthrough, boards 5 to 16 a side",
@@ -121,6 +124,7 @@ pub struct Move {
     capture: bool,
 }
 
+/// A Breakthrough position on a board that fits the bit set `B`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Breakthrough<B: Bits = u64> {
     geo: Geometry<B>,
@@ -177,10 +181,12 @@ impl<B: Bits> Breakthrough<B> {
         }
     }
 
+    /// Cells across.
     pub fn width(&self) -> usize {
         self.geo.width
     }
 
+    /// Cells from bottom to top.
     pub fn height(&self) -> usize {
         self.geo.height
     }

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
 
+/// Connect Four as the registry and the tools see it.
 pub const DESCRIPTION: Description = Description {
     name: "connect4",
     title: "Connect Four, 7x6",
@@ -32,7 +33,9 @@ pub const DESCRIPTION: Description = Description {
     gomocup: false,
 };
 
+/// Columns.
 pub const WIDTH: usize = 7;
+/// Rows.
 pub const HEIGHT: usize = 6;
 const STRIDE: usize = HEIGHT + 1;
 const BOTTOM: u64 = bottom_mask();
@@ -90,6 +93,8 @@ pub fn winning_cells(stones: u64, occupied: u64) -> u64 {
     cells & BOARD & !occupied
 }
 
+/// A Connect Four position: one bitboard per side, column-major with a
+/// guard row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Connect4 {
     stones: [u64; 2],
@@ -111,6 +116,7 @@ impl Connect4 {
         (self.occupied + BOTTOM) & BOARD
     }
 
+    /// Stones on the board.
     pub fn plies(&self) -> u32 {
         self.plies
     }

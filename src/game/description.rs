@@ -7,11 +7,19 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Boards {
     /// One board only; a size setting is refused.
-    Fixed { width: usize, height: usize },
+    Fixed {
+        /// Cells across.
+        width: usize,
+        /// Cells from bottom to top.
+        height: usize,
+    },
     /// Square or rectangular boards with sides from `min` to `max`.
     Variable {
+        /// The shortest side accepted.
         min: usize,
+        /// The longest side accepted.
         max: usize,
+        /// Width and height when no size is given.
         default: (usize, usize),
     },
 }
@@ -36,7 +44,10 @@ pub enum SolveNotation {
     /// each with no spaces (`4453`), and the score of a win is the winner's
     /// stones left unplayed when the winning stone drops,
     /// `(cells + 1 - stones before it) / 2`, negative for a loss.
-    StonesLeft { cells: u32 },
+    StonesLeft {
+        /// Cells on the board.
+        cells: u32,
+    },
 }
 
 impl SolveNotation {
@@ -65,12 +76,14 @@ pub struct Description {
     pub title: &'static str,
     /// Moves as the game writes them, for help texts: `h8`, `4`, `a2b3`.
     pub move_examples: &'static [&'static str],
+    /// The board sizes the game accepts.
     pub boards: Boards,
     /// Rule variants accepted by [`super::Settings::rule`], the default
     /// first; empty when the game has none.
     pub rules: &'static [&'static str],
     /// `ply bench`: (moves from the start position, search depth).
     pub bench: &'static [(&'static str, u32)],
+    /// How `ply solve` lines are written for this game.
     pub solve: SolveNotation,
     /// The board's cells are Gomocup's `x,y` squares: Piskvork engines can
     /// play the game, openings may be given as Gomocup offsets from the

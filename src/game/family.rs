@@ -7,7 +7,9 @@ use super::{Game, GameError, Settings};
 
 /// Code generic over the game type, chosen at run time by the registry.
 pub trait GameVisitor {
+    /// What the visit returns.
     type Output;
+    /// Runs with `G`, the type that plays `settings`.
     fn visit<G: Game>(self, settings: &Settings) -> Self::Output;
 }
 
@@ -15,6 +17,7 @@ pub trait GameVisitor {
 /// [`Game`] is a family of one); a game may instead pick its type from the
 /// settings, as Breakthrough picks the narrowest bit set for the board.
 pub trait Family {
+    /// The game's description.
     const DESCRIPTION: &'static Description;
 
     /// Runs `visitor` on the type that plays `settings`.

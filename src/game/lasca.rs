@@ -31,6 +31,7 @@ use column::Column;
 
 use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
 
+/// Lasca as the registry and the tools see it.
 pub const DESCRIPTION: Description = Description {
     name: "lasca",
     title: "Lasca, 7x7 columns",
@@ -53,6 +54,7 @@ pub const DESCRIPTION: Description = Description {
     gomocup: false,
 };
 
+/// The start position in Lasca's FEN.
 pub const START_FEN: &str = "b,b,b,b/b,b,b/b,b,b,b/3/w,w,w,w/w,w,w/w,w,w,w w 0";
 
 /// Plies without a capture or a soldier move after which the game is drawn.
@@ -82,6 +84,8 @@ fn column_key(sq: usize, col: Column) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A Lasca position: the columns on the 25 squares, side to move and the
+/// counters the draw rules need.
 #[derive(Debug)]
 pub struct Lasca {
     cols: [Column; SQUARES],
@@ -155,10 +159,12 @@ impl Lasca {
         self.cols[sq] = col;
     }
 
+    /// The column on square `sq`.
     pub fn column(&self, sq: usize) -> Column {
         self.cols[sq]
     }
 
+    /// Plies since the last capture or soldier move (the 100-ply draw rule).
     pub fn quiet_plies(&self) -> u16 {
         self.quiet
     }

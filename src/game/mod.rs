@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! The rules layer: every game implements [`Game`]. A game knows nothing of
 //! search or protocols; what search needs from it enters through the hook
 //! methods at the bottom of the trait, which have neutral defaults.
@@ -21,11 +22,14 @@ pub use family::{Family, GameVisitor};
 /// The two sides. `P1` moves first from the standard start position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Player {
+    /// The first player (X, black in Gomoku, white in Breakthrough).
     P1,
+    /// The second player.
     P2,
 }
 
 impl Player {
+    /// The opponent.
     pub fn other(self) -> Player {
         match self {
             Player::P1 => Player::P2,
@@ -33,6 +37,7 @@ impl Player {
         }
     }
 
+    /// 0 for P1, 1 for P2: an index into per-player arrays.
     pub fn index(self) -> usize {
         match self {
             Player::P1 => 0,
@@ -44,21 +49,33 @@ impl Player {
 /// How a finished game ended, in absolute terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// This player won.
     Win(Player),
+    /// Nobody won.
     Draw,
 }
 
+/// Why a position, move or setting was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
+    /// The text is not a legal move in the position.
     #[error("illegal move '{0}'")]
     IllegalMove(String),
+    /// The position text cannot be read.
     #[error("bad position '{fen}': {reason}")]
-    BadPosition { fen: String, reason: String },
+    BadPosition {
+        /// The text as given.
+        fen: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The game does not offer this board size or rule.
     #[error("unsupported setting: {0}")]
     Unsupported(String),
 }
 
 impl GameError {
+    /// A [`GameError::BadPosition`] for `fen`.
     pub fn bad_position(fen: &str, reason: impl Into<String>) -> GameError {
         GameError::BadPosition {
             fen: fen.to_string(),
@@ -81,6 +98,16 @@ pub struct Settings {
 /// like mate scores.
 pub const EVAL_LIMIT: i32 = 20_000;
 
+/// The rules of a two-player, zero-sum, perfect-information game, as the
+/// searcher, the tools and the protocols use them. Implement it (with a
+/// [`Description`]) and everything else works: [`crate::search::Searcher`]
+/// searches it, [`perft::perft`] counts it, [`crate::tools::solve::solve`]
+/// solves it through a [`crate::engine::session::GameSession`], and
+/// [`crate::protocol::ugi::run_with_session`] serves it over UGI.
+/// `examples/nim.rs` is a complete small game outside this crate.
+///
+/// The required methods are the rules; the hooks after them tell the search
+/// what the game knows and have neutral defaults.
 pub trait Game: Clone + Send + Sync + 'static {
     /// A move, small and copyable: it lives in move lists and in the
     /// transposition table. It must carry whatever `unmake_move` needs.
@@ -95,10 +122,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Number of distinct slots [`Game::history_slot`] maps moves onto.
     const HISTORY_SLOTS: usize;
 
+    /// The start position of the variant `settings` names; `Err` for a size
+    /// or rule the game does not offer.
     fn start(settings: &Settings) -> Result<Self, GameError>;
+    /// Reads a position in the game's own text form (what [`Game::to_fen`]
+    /// writes).
     fn from_fen(fen: &str, settings: &Settings) -> Result<Self, GameError>;
+    /// The position as text, side to move included.
     fn to_fen(&self) -> String;
 
+    /// Whose turn it is.
     fn side_to_move(&self) -> Player;
 
     /// `Some` once the game is over. When it is `None`, at least one legal
@@ -107,6 +140,7 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Appends the legal moves to `moves` (none once the game is over).
     fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+    /// Plays a legal move.
     fn make_move(&mut self, mv: Self::Move);
     /// Takes back `mv`, which must be the last move made.
     fn unmake_move(&mut self, mv: Self::Move);
@@ -157,6 +191,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Index into the history table, below `HISTORY_SLOTS`.
+    /// Index into the history table, below `HISTORY_SLOTS`: moves that
+    /// share a slot share what the history heuristic learns.
     fn history_slot(&self, mv: Self::Move) -> usize;
 
     /// Moves worth searching at the horizon (quiescence). None by default.
@@ -173,6 +209,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         unreachable!("{} has no null move", Self::NAME)
     }
 
+    /// Takes back [`Game::make_null_move`].
     fn unmake_null_move(&mut self) {
         unreachable!("{} has no null move", Self::NAME)
     }
@@ -338,6 +375,8 @@ pub fn render_grid(grid: &[Vec<Option<Player>>], files: &str) -> String {
     out
 }
 
+/// `Ok` only for the default settings: the `start`/`from_fen` guard of a
+/// game without board sizes or rules.
 pub fn settings_must_be_default(name: &str, settings: &Settings) -> Result<(), GameError> {
     if settings.size.is_some() {
         return Err(GameError::Unsupported(format!(

@@ -3,6 +3,14 @@
 
 use super::Game;
 
+/// The number of move paths of exactly `depth` plies from `pos` (1 at depth
+/// 0); `pos` is left as it was. Checks move generation against known counts.
+///
+/// ```
+/// use ply::game::{Game, Settings, perft::perft, tictactoe::TicTacToe};
+/// let mut start = TicTacToe::start(&Settings::default()).unwrap();
+/// assert_eq!(perft(&mut start, 2), 9 * 8);
+/// ```
 pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
     let mut buffers: Vec<Vec<G::Move>> = (0..=depth).map(|_| Vec::new()).collect();
     count(pos, depth, &mut buffers)

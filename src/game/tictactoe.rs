@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
 
+/// Tic-tac-toe as the registry and the tools see it.
 pub const DESCRIPTION: Description = Description {
     name: "tictactoe",
     title: "tic-tac-toe, 3x3",
@@ -36,6 +37,7 @@ fn zobrist() -> &'static [u64] {
     KEYS.get_or_init(|| super::zobrist::keys(0x7107, 2 * 9 + 1))
 }
 
+/// A tic-tac-toe position: one 9-bit mask per side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TicTacToe {
     marks: [u16; 2],

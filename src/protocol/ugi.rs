@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::writer::Writer;
 use crate::engine::options::{self, OptionKind};
-use crate::engine::{Controller, Event, EventSink, GoLimits, InfoLine, Score};
+use crate::engine::{Controller, Event, EventSink, GoLimits, InfoLine, Score, Session};
 use crate::game::{Outcome, Player, Settings};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,12 +214,31 @@ pub fn run(
     settings: Settings,
     hash_mb: usize,
 ) -> anyhow::Result<()> {
-    let sink: EventSink = {
-        let writer = writer.clone();
-        Arc::new(move |event| writer.line(&format_event(&event)))
-    };
-    let mut controller =
-        Controller::new(game, settings, hash_mb, sink).map_err(anyhow::Error::msg)?;
+    let controller = Controller::new(game, settings, hash_mb, event_sink(&writer));
+    serve(input, writer, controller.map_err(anyhow::Error::msg)?)
+}
+
+/// Runs the protocol over `input` for a session built by the caller, such
+/// as a game implemented outside Ply's registry (see
+/// [`Controller::with_session`]); `hash_mb` is the size of the session's
+/// table. Options that pick a game or variant (`Game`, `Rule`,
+/// `BoardSize`) still choose among the registered games.
+pub fn run_with_session(
+    input: impl BufRead,
+    writer: Writer,
+    session: Box<dyn Session>,
+    hash_mb: usize,
+) -> anyhow::Result<()> {
+    let controller = Controller::with_session(session, hash_mb, event_sink(&writer));
+    serve(input, writer, controller.map_err(anyhow::Error::msg)?)
+}
+
+fn event_sink(writer: &Writer) -> EventSink {
+    let writer = writer.clone();
+    Arc::new(move |event| writer.line(&format_event(&event)))
+}
+
+fn serve(input: impl BufRead, writer: Writer, mut controller: Controller) -> anyhow::Result<()> {
     let mut quit = false;
     for line in lines(input) {
         log::debug!("< {line}");

@@ -24,36 +24,72 @@ const ASPIRATION_WINDOW: i32 = 30;
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 1024;
 
+/// When a search stops. With no field set, iterative deepening runs until
+/// the game tree is exhausted or the score is proven (how a small game is
+/// solved).
 #[derive(Clone, Debug, Default)]
 pub struct SearchLimits {
+    /// The deepest iteration (plies); `None` for no limit.
     pub depth: Option<u32>,
+    /// Stop after about this many nodes; `None` for no limit.
     pub nodes: Option<u64>,
+    /// Time: no new iteration after `soft`, abort at `hard` (see
+    /// [`super::time::budget`] to plan one from a clock).
     pub budget: Budget,
 }
 
 /// One completed iteration, as reported while searching.
 #[derive(Clone, Debug)]
 pub struct Report<M> {
+    /// Nominal depth of the iteration, in plies.
     pub depth: u32,
+    /// Deepest ply reached, quiescence included.
     pub seldepth: u32,
+    /// Score for the side to move at the root, in the searcher's units (see
+    /// [`super::score`]: evaluations, or mate scores near [`super::score::MATE`]).
     pub score: i32,
+    /// Nodes searched since the search started.
     pub nodes: u64,
+    /// Time since the search started.
     pub elapsed: Duration,
+    /// Transposition-table use, per mille.
     pub hashfull: u32,
+    /// The principal variation, root move first.
     pub pv: Vec<M>,
 }
 
+/// What a finished search returns.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
     /// `None` only when the root has no legal move.
     pub best: Option<M>,
     /// The last completed iteration, if any completed.
     pub last: Option<Report<M>>,
+    /// Nodes searched in total.
     pub nodes: u64,
+    /// Time spent in total.
     pub elapsed: Duration,
 }
 
+/// The searcher for one game: its transposition table and move-ordering
+/// memory persist from one [`Searcher::search`] to the next (call
+/// [`Searcher::clear`] between unrelated games).
+///
+/// ```
+/// use std::sync::{Arc, atomic::AtomicBool};
+/// use ply::game::{Game, Settings, tictactoe::TicTacToe};
+/// use ply::search::{SearchLimits, SearchParams, Searcher};
+///
+/// let params = SearchParams { null_move: false, ..SearchParams::default() };
+/// let mut searcher = Searcher::<TicTacToe>::new(1, params).unwrap();
+/// let position = TicTacToe::from_fen("xx1/oo1/3 x", &Settings::default()).unwrap();
+/// let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+/// let stop = Arc::new(AtomicBool::new(false));
+/// let result = searcher.search(&position, &limits, stop, &mut |_| {});
+/// assert_eq!(position.move_to_string(result.best.unwrap()), "c3");
+/// ```
 pub struct Searcher<G: Game> {
+    /// The enhancement switches used by the next search.
     pub params: SearchParams,
     /// Root moves to leave out (for n-best analysis).
     pub excluded_root: Vec<G::Move>,
@@ -76,6 +112,8 @@ pub struct Searcher<G: Game> {
 }
 
 impl<G: Game> Searcher<G> {
+    /// A searcher with a transposition table of `hash_mb` megabytes; `Err`
+    /// when the table cannot be allocated.
     pub fn new(hash_mb: usize, params: SearchParams) -> Result<Self, String> {
         Ok(Searcher {
             params,

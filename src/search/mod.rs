@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! Game-agnostic search, generic over [`crate::game::Game`] and
 //! monomorphized per game.
 

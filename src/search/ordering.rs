@@ -10,12 +10,14 @@ const KILLER: i64 = 1 << 48;
 /// History values stay within ±HISTORY_MAX (the "gravity" update).
 const HISTORY_MAX: i32 = 1 << 14;
 
+/// Move-ordering memory: killer moves per ply and the history table.
 pub struct Ordering<M> {
     killers: Vec<[Option<M>; 2]>,
     history: [Vec<i32>; 2],
 }
 
 impl<M: Copy + PartialEq> Ordering<M> {
+    /// Empty tables for a game with `history_slots` history slots.
     pub fn new(history_slots: usize) -> Self {
         Ordering {
             killers: vec![[None, None]; MAX_PLY + 1],
@@ -23,6 +25,7 @@ impl<M: Copy + PartialEq> Ordering<M> {
         }
     }
 
+    /// Forgets killers and history.
     pub fn clear(&mut self) {
         self.killers.fill([None, None]);
         for h in &mut self.history {

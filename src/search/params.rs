@@ -1,17 +1,32 @@
 //! Search enhancements as switches, so that each can be measured on and
 //! off. All are on by default.
 
+/// Which enhancements the searcher uses; [`SearchParams::default`] turns
+/// all on, [`SearchParams::all`]`(false)` gives plain alpha-beta to a fixed
+/// depth. Each is a UGI option (see [`SWITCHES`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchParams {
+    /// Search depth 1, 2, 3, ... and reuse each iteration's ordering (a
+    /// depth-limited search without it goes straight to its depth).
     pub iterative_deepening: bool,
+    /// Store and reuse results of positions reached more than once.
     pub transposition_table: bool,
+    /// Principal-variation search: null windows after the first move.
     pub pvs: bool,
+    /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
+    /// Killer moves: quiet moves that caused a cutoff at the same ply.
     pub killers: bool,
+    /// The history heuristic over [`crate::game::Game::history_slot`].
     pub history: bool,
+    /// The game's ordering hint [`crate::game::Game::move_score`].
     pub move_scores: bool,
+    /// Null-move pruning where [`crate::game::Game::null_move_allowed`].
     pub null_move: bool,
+    /// Quiescence search over [`crate::game::Game::tactical_moves`] at the
+    /// horizon.
     pub quiescence: bool,
+    /// Cut branches that cannot beat a mate already found.
     pub mate_distance_pruning: bool,
 }
 
@@ -38,6 +53,7 @@ pub const SWITCHES: &[(&str, Accessor)] = &[
 ];
 
 impl SearchParams {
+    /// Every switch set to `on`.
     pub fn all(on: bool) -> SearchParams {
         SearchParams {
             iterative_deepening: on,

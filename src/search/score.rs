@@ -4,14 +4,18 @@
 
 use crate::game::{EVAL_LIMIT, Outcome, Player};
 
+/// Beyond every score: the initial search window.
 pub const INFINITY: i32 = 32_000;
+/// The score of a win at the root; a win `n` plies away scores `MATE - n`.
 pub const MATE: i32 = 30_000;
+/// The deepest ply the searcher goes to.
 pub const MAX_PLY: usize = 128;
 /// Scores at or beyond this magnitude are proven wins or losses.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
 const _: () = assert!(EVAL_LIMIT < MATE_BOUND);
 
+/// Whether `score` is a proven win or loss.
 pub fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND
 }
@@ -37,6 +41,7 @@ pub fn to_table(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Undoes [`to_table`] for an entry read at `ply`.
 pub fn from_table(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score - ply as i32
@@ -57,6 +62,7 @@ pub enum Score {
 }
 
 impl Score {
+    /// The printed form of a searcher score.
     pub fn from_internal(score: i32) -> Score {
         if score >= MATE_BOUND {
             Score::Mate((MATE - score + 1) / 2)

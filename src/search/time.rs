@@ -8,29 +8,39 @@ use crate::game::Player;
 /// What a `go` command asked for, protocol-independent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoLimits {
+    /// `go depth`: the deepest iteration.
     pub depth: Option<u32>,
+    /// `go nodes`: a node limit.
     pub nodes: Option<u64>,
     /// Milliseconds for this move.
     pub movetime: Option<u64>,
     /// Remaining clock per player in milliseconds, P1 first.
     pub time: [Option<u64>; 2],
+    /// Increment per move per player in milliseconds, P1 first.
     pub inc: [u64; 2],
+    /// Moves until the next time control, when the clock has one.
     pub movestogo: Option<u32>,
     /// A hard cap on this move whatever the clock says (Gomocup's
     /// `timeout_turn`); 0 means move at once.
     pub turn_limit: Option<u64>,
+    /// `go infinite`: search until told to stop.
     pub infinite: bool,
 }
 
+/// A move's time plan, measured from the start of the search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
+    /// No new iteration starts after this.
     pub soft: Option<Duration>,
+    /// The search is aborted at this.
     pub hard: Option<Duration>,
 }
 
 /// Moves assumed left in the game when the clock does not say.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 
+/// The plan for the side `side` under `limits`, keeping `overhead_ms` for
+/// the reply to travel.
 pub fn budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
     let planned = planned_budget(limits, side, overhead_ms);
     let Some(turn) = limits.turn_limit else {

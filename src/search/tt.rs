@@ -11,15 +11,18 @@ use std::mem::MaybeUninit;
 
 use super::score::{from_table, to_table};
 
+/// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
     /// The true score is at least `score` (a cut-off).
     Lower,
     /// The true score is at most `score` (no move raised alpha).
     Upper,
+    /// The score is exact.
     Exact,
 }
 
+/// One table slot (at most 16 bytes).
 pub struct Entry<M> {
     /// Written whenever bit 2 of `meta` is set, and read only then: the
     /// zeroed bytes of an empty entry need not be a valid move.
@@ -73,9 +76,13 @@ fn zeroed_buckets<M>(count: usize) -> Option<Vec<Bucket<M>>> {
 /// What a probe found, with mate scores already made root-relative.
 #[derive(Clone, Copy, Debug)]
 pub struct Hit<M> {
+    /// The best or refuting move found, if any.
     pub mv: Option<M>,
+    /// The score, converted back to the probing ply.
     pub score: i32,
+    /// The depth the score was searched to.
     pub depth: i32,
+    /// Whether `score` is exact or a bound.
     pub bound: Bound,
 }
 
@@ -103,6 +110,8 @@ impl<M: Copy + Default> Entry<M> {
     }
 }
 
+/// The transposition table: depth-preferred replacement with generation
+/// aging, keyed by [`crate::game::Game::hash`].
 pub struct TranspositionTable<M> {
     buckets: Vec<Bucket<M>>,
     generation: u8,
@@ -129,6 +138,7 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
         self.megabytes
     }
 
+    /// Bytes per entry.
     pub fn entry_size() -> usize {
         std::mem::size_of::<Entry<M>>()
     }
@@ -155,6 +165,8 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
         ((key as u128 * self.buckets.len() as u128) >> 64) as usize
     }
 
+    /// The entry for `key`, if stored, with mate scores made relative to
+    /// `ply`.
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit<M>> {
         let check = key as u32;
         let bucket = &self.buckets[self.index(key)];
@@ -169,6 +181,8 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
         })
     }
 
+    /// Stores a result for `key` searched at `ply`, unless a deeper one of
+    /// this search is kept.
     pub fn store(
         &mut self,
         key: u64,

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! `ply perft`: move-path counts per depth, with speed.
 
 use std::io::Write;
@@ -38,6 +39,8 @@ impl GameVisitor for Perft<'_> {
     }
 }
 
+/// `ply perft`: for each depth up to `depth`, the move-path count from the
+/// start position (or `fen`) of `game`, with time and speed, one line each.
 pub fn run(
     game: &str,
     settings: &Settings,

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! `ply solve`: exact game values by searching to the end of the game.
 //! Input lines are `moves [expected]`, written as the game's description
 //! says ([`SolveNotation`]): Connect Four's follow Pascal Pons' test sets
@@ -18,15 +19,23 @@ use crate::search::{SearchLimits, SearchParams};
 pub enum Value {
     /// Won (> 0) or lost (< 0) with the game ending after this many plies.
     Decided {
+        /// Whether the side to move wins.
         win: bool,
+        /// Plies until the game ends under best play (the winner hurrying,
+        /// the loser delaying).
         plies: u32,
     },
+    /// A draw under best play.
     Draw,
 }
 
+/// A solved position: its value and what proving it cost.
 pub struct Solved {
+    /// The exact value.
     pub value: Value,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time taken.
     pub elapsed: Duration,
 }
 
@@ -103,15 +112,19 @@ fn split_line(
     Some(Ok((words.join(" "), expected)))
 }
 
+/// What [`run`] found over a whole input.
 pub struct SolveReport {
+    /// Positions solved.
     pub positions: usize,
+    /// Positions whose value differs from the expected one on their line.
     pub mismatches: usize,
     /// Lines that could not be read or set up, reported on `errors`.
     pub malformed: usize,
 }
 
-/// Solves every line of `input`: results on `out`, unreadable lines on
-/// `errors`.
+/// `ply solve`: solves every line of `input` (moves, then optionally the
+/// expected score, as the game's [`SolveNotation`] writes them): one result
+/// line per position and a summary on `out`, unreadable lines on `errors`.
 pub fn run(
     game: &str,
     settings: &Settings,

@@ -8,6 +8,8 @@
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// A set of board cells as an unsigned integer (`u64`, or a wider type for
+/// boards of more than 64 cells).
 pub trait Bits:
     Copy
     + Eq
@@ -25,13 +27,16 @@ pub trait Bits:
 {
     /// Number of cells the type can hold.
     const CELLS: usize;
+    /// The empty set.
     const ZERO: Self;
 
+    /// The set holding only `index`.
     fn bit(index: usize) -> Self;
     /// Shifts towards higher indices; `n < CELLS`.
     fn shl(self, n: usize) -> Self;
     /// Shifts towards lower indices; `n < CELLS`.
     fn shr(self, n: usize) -> Self;
+    /// Cells in the set.
     fn count(self) -> u32;
     /// Index of the lowest set bit; the set must not be empty.
     fn lowest(self) -> usize;
@@ -40,10 +45,12 @@ pub trait Bits:
     /// The set without its lowest bit.
     fn without_lowest(self) -> Self;
 
+    /// Whether the set is empty.
     fn is_empty(self) -> bool {
         self == Self::ZERO
     }
 
+    /// Whether the set holds `index`.
     fn has(self, index: usize) -> bool {
         !(self & Self::bit(index)).is_empty()
     }

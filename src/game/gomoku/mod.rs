@@ -8,8 +8,8 @@
 //! threats and evaluation weights incrementally.
 
 pub mod openings;
-pub mod patterns;
-pub mod rules;
+mod patterns;
+mod rules;
 
 use std::sync::OnceLock;
 
@@ -18,6 +18,7 @@ pub use self::rules::Rule;
 use self::rules::{BLACK, EMPTY, Lines, WALL, WHITE};
 use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
 
+/// Gomoku as the registry and the tools see it.
 pub const DESCRIPTION: Description = Description {
     name: "gomoku",
     title: "Gomoku, five in a row, boards 5 to 32",
@@ -40,11 +41,15 @@ pub const DESCRIPTION: Description = Description {
     gomocup: true,
 };
 
+/// The smallest board side.
 pub const MIN_SIZE: usize = 5;
+/// The largest board side.
 pub const MAX_SIZE: usize = 32;
+/// The side of the default (15x15) board.
 pub const DEFAULT_SIZE: usize = 15;
 const PAD: usize = 5;
 const MAX_STRIDE: usize = MAX_SIZE + 2 * PAD;
+/// Cells of the padded board array at the largest size.
 pub const MAX_CELLS: usize = MAX_STRIDE * MAX_STRIDE;
 
 fn zobrist() -> &'static [u64] {
@@ -60,6 +65,8 @@ fn color_of(p: Player) -> u8 {
     }
 }
 
+/// A Gomoku position of any size and rule, with line patterns kept up to
+/// date stone by stone.
 #[derive(Clone)]
 pub struct Gomoku {
     width: usize,
@@ -168,6 +175,7 @@ pub fn xy_to_square(x: usize, y: usize, height: usize) -> String {
 }
 
 impl Gomoku {
+    /// An empty board of `width` x `height` under `rule`, black to move.
     pub fn empty(width: usize, height: usize, rule: Rule) -> Gomoku {
         let stride = width + 2 * PAD;
         let size = stride * (height + 2 * PAD);
@@ -224,14 +232,17 @@ impl Gomoku {
         pos
     }
 
+    /// Cells across.
     pub fn width(&self) -> usize {
         self.width
     }
 
+    /// Cells from bottom to top.
     pub fn height(&self) -> usize {
         self.height
     }
 
+    /// The rule played.
     pub fn rule(&self) -> Rule {
         self.rule
     }
@@ -322,6 +333,7 @@ impl Gomoku {
         rules::wins_at(&self.cells, self.dirs, i, color, self.rule)
     }
 
+    /// Sets the side to move (for set-ups that do not alternate).
     pub fn set_side(&mut self, p: Player) {
         if p != self.side {
             self.side = p;
@@ -329,6 +341,7 @@ impl Gomoku {
         }
     }
 
+    /// The stone at `row` (from the top) and `col` (from the left), if any.
     pub fn stone(&self, row: usize, col: usize) -> Option<Player> {
         let cell = self.cells[self.index(row, col)];
         super::owner(cell == BLACK, cell == WHITE)

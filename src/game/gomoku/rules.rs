@@ -9,6 +9,7 @@ pub const BLACK: u8 = 1;
 pub const WHITE: u8 = 2;
 pub const WALL: u8 = 3;
 
+/// Gomoku's rule sets (`--rule`, `setoption name Rule`, Gomocup's `INFO rule`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
     /// Five or more in a row wins.
@@ -23,8 +24,10 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule, the default (freestyle) first.
     pub const ALL: [Rule; 4] = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro];
 
+    /// The rule's name as options and descriptions write it.
     pub fn name(self) -> &'static str {
         match self {
             Rule::Freestyle => "freestyle",
@@ -34,6 +37,7 @@ impl Rule {
         }
     }
 
+    /// The rule called `text` (any case).
     pub fn parse(text: &str) -> Option<Rule> {
         let text = text.trim().to_ascii_lowercase();
         Rule::ALL.into_iter().find(|r| r.name() == text)

@@ -94,6 +94,7 @@ pub struct LascaMove(u64);
 pub const MAX_STEPS: usize = 11;
 
 impl LascaMove {
+    /// A step from `from` in direction `dir`.
     pub fn simple(from: usize, dir: usize, promotes: bool) -> LascaMove {
         LascaMove(from as u64 | 1 << 6 | (promotes as u64) << 11 | (dir as u64) << 12)
     }
@@ -103,6 +104,7 @@ impl LascaMove {
         LascaMove(from as u64 | 1 << 10)
     }
 
+    /// This move extended by a jump in direction `dir`.
     pub fn jump(self, dir: usize, takes_officer: bool) -> LascaMove {
         let n = self.steps() as u64;
         LascaMove(
@@ -113,30 +115,37 @@ impl LascaMove {
         )
     }
 
+    /// This move, ending in a promotion.
     pub fn with_promotion(self) -> LascaMove {
         LascaMove(self.0 | 1 << 11)
     }
 
+    /// The start square.
     pub fn from(self) -> usize {
         (self.0 & 63) as usize
     }
 
+    /// How many steps or jumps the move makes.
     pub fn steps(self) -> usize {
         ((self.0 >> 6) & 0xF) as usize
     }
 
+    /// Whether the move jumps.
     pub fn is_capture(self) -> bool {
         self.0 & 1 << 10 != 0
     }
 
+    /// Whether the moving commander becomes an officer.
     pub fn promotes(self) -> bool {
         self.0 & 1 << 11 != 0
     }
 
+    /// The direction of step `i`.
     pub fn dir(self, i: usize) -> usize {
         ((self.0 >> (12 + 2 * i)) & 3) as usize
     }
 
+    /// How many officers the jumps take.
     pub fn officers_taken(self) -> u64 {
         (self.0 >> 34) & 0xF
     }

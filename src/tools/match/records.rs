@@ -103,7 +103,7 @@ fn sgf_text(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// One SGF game tree (Gomoku: GM[4]); black is P1.
+/// One SGF game tree (Gomoku: `GM[4]`); black is P1.
 pub fn sgf(info: &RecordInfo, result: &GameResult) -> String {
     let (w, h) = info.size;
     let mut out = String::from("(;FF[4]GM[4]CA[UTF-8]AP[ply match]");
