@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MAX_PLY, Score, is_mate};
+use super::solver::Solver;
 use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
@@ -29,6 +30,18 @@ pub struct SearchLimits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub budget: Budget,
+    /// Solve the root exactly (the solving mode) instead of searching it.
+    pub solve: Option<Proof>,
+}
+
+/// What the solving mode proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The exact score: who wins, and when.
+    Exact,
+    /// Only whether the side to move wins, draws or loses (the score's
+    /// sign).
+    Weak,
 }
 
 /// One completed iteration, as reported while searching.
@@ -58,6 +71,8 @@ pub struct Searcher<G: Game> {
     /// Root moves to leave out (for n-best analysis).
     pub excluded_root: Vec<G::Move>,
     tt: TranspositionTable<G::Move>,
+    /// The solving mode, allocated (at the table's size) on first use.
+    solver: Option<Solver<G>>,
     ordering: Ordering<G::Move>,
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i64>>,
@@ -81,6 +96,7 @@ impl<G: Game> Searcher<G> {
             params,
             excluded_root: Vec::new(),
             tt: TranspositionTable::new(hash_mb)?,
+            solver: None,
             ordering: Ordering::new(G::HISTORY_SLOTS),
             moves: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
@@ -106,6 +122,7 @@ impl<G: Game> Searcher<G> {
             return Ok(());
         }
         self.tt = TranspositionTable::new(1)?;
+        self.solver = None;
         match TranspositionTable::new(hash_mb) {
             Ok(table) => {
                 self.tt = table;
@@ -122,6 +139,9 @@ impl<G: Game> Searcher<G> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.ordering.clear();
+        if let Some(solver) = &mut self.solver {
+            solver.clear();
+        }
     }
 
     /// Searches `root` within `limits` until done, out of budget, or
@@ -140,6 +160,9 @@ impl<G: Game> Searcher<G> {
         self.stop = stop;
         self.nodes = 0;
         self.aborted = false;
+        if let Some(proof) = limits.solve {
+            return self.solve(root, proof, report);
+        }
         self.tt.new_search();
 
         let mut pos = root.clone();
@@ -194,6 +217,56 @@ impl<G: Game> Searcher<G> {
         }
         result.nodes = self.nodes;
         result.elapsed = self.start.elapsed();
+        result
+    }
+
+    /// The solving mode: the root's exact value (or its sign), reported as
+    /// one iteration as deep as the game is long, or nothing if the limits
+    /// ran out first.
+    fn solve(
+        &mut self,
+        root: &G,
+        proof: Proof,
+        report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let mut result = SearchResult {
+            best: None,
+            last: None,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        if self.solver.is_none() {
+            match Solver::new(self.tt.megabytes()) {
+                Ok(solver) => self.solver = Some(solver),
+                Err(_) => return result,
+            }
+        }
+        let Some(solver) = self.solver.as_mut() else {
+            return result;
+        };
+        // The time of the solve itself, not of the table's first allocation.
+        self.start = Instant::now();
+        solver.set_limits(Arc::clone(&self.stop), self.hard_deadline, self.node_limit);
+        let solved = solver.solve(root, proof == Proof::Weak);
+        result.nodes = solver.nodes();
+        result.elapsed = self.start.elapsed();
+        result.best = self.fallback_move(root);
+        if let Some(solved) = solved {
+            result.best = solved.best.or(result.best);
+            let plies = Score::plies_to_end(solved.score)
+                .unwrap_or_else(|| root.plies_left_bound().map_or(0, |n| n as i32));
+            let iteration = Report {
+                depth: plies.max(1) as u32,
+                seldepth: plies.max(1) as u32,
+                score: solved.score,
+                nodes: solved.nodes,
+                elapsed: result.elapsed,
+                hashfull: 0,
+                pv: solved.best.into_iter().collect(),
+            };
+            report(&iteration);
+            result.last = Some(iteration);
+        }
         result
     }
 
