@@ -7,8 +7,8 @@
 # OTHER_SOLVER, when given, is a command that reads `<moves>` lines on stdin
 # and prints `<moves> <score> <nodes> <microseconds>` per line, each
 # position from a cleared table (a harness around Pons' solver, say); its
-# columns and the Ply/other ratios are added. Each set runs Ply, then the
-# other, one after the other. Environment: DATA (the sets; default: the
+# columns and the Ply/other ratios are added. The two run in turn, 100
+# lines at a time. Environment: DATA (the sets; default: the
 # first shared/data/connect4 above the checkout), HASH (MB, default 128), and the lines taken of
 # the long sets: L2R2 (200), L1R2 (20), L1R3 (5).
 set -eu
@@ -38,13 +38,21 @@ for spec in Test_L3_R1:1000 Test_L2_R1:1000 Test_L1_R1:1000 \
     set_name=${spec%%:*}
     lines=${spec#*:}
     head -n "$lines" "$DATA/$set_name" > "$TMP/in"
-    "$PLY" --game connect4 --hash "$HASH" solve --file "$TMP/in" > "$TMP/ply" || true
+    # Chunks of 100 lines, Ply's and the other's in turn, so that both see
+    # the same machine load.
+    rm -f "$TMP"/chunk_* "$TMP/ply" "$TMP/other"
+    split -l 100 "$TMP/in" "$TMP/chunk_"
+    for chunk in "$TMP"/chunk_*; do
+        "$PLY" --game connect4 --hash "$HASH" solve --file "$chunk" >> "$TMP/ply" || true
+        if [ -n "$OTHER" ]; then
+            cut -d' ' -f1 "$chunk" | $OTHER >> "$TMP/other"
+        fi
+    done
     ply_figures=$(awk '$3 == "nodes" { n += $4; t += $6; c++; if ($7 == "ok") ok++ }
         END { printf "%d %.1f %.0f %d", c, t / c, n / c, ok }' "$TMP/ply")
     set -- $ply_figures
     count=$1 ply_us=$2 ply_nodes=$3 ok=$4
     if [ -n "$OTHER" ]; then
-        cut -d' ' -f1 "$TMP/in" | $OTHER > "$TMP/other"
         set -- $(awk '{ n += $3; t += $4; c++ } END { printf "%.1f %.0f", t / c, n / c }' "$TMP/other")
         other_us=$1 other_nodes=$2
         echo "| $set_name | $count | $ply_us | $other_us | $(echo "$ply_us $other_us" | awk '{ printf "%.2f", $1 / $2 }') | $ply_nodes | $other_nodes | $(echo "$ply_nodes $other_nodes" | awk '{ printf "%.2f", $1 / $2 }') | $ok/$count |"

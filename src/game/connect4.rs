@@ -366,6 +366,12 @@ impl Game for Connect4 {
         col as usize
     }
 
+    fn hash_after(&self, col: u8) -> u64 {
+        let cell = self.landing_cell(col);
+        let keys = zobrist();
+        self.hash ^ keys[self.side_index() * 64 + cell.trailing_zeros() as usize] ^ keys[SIDE_KEY]
+    }
+
     fn plies_left_bound(&self) -> Option<u32> {
         Some((WIDTH * HEIGHT) as u32 - self.plies)
     }
@@ -547,6 +553,20 @@ mod tests {
         assert_eq!(pos.winning_move(), None);
         pos.non_losing_moves(&mut moves);
         assert!(moves.is_empty(), "{moves:?}");
+    }
+
+    #[test]
+    fn hash_after_is_the_hash_after_the_move() {
+        for line in ["", "4453", "2252576253462244111563"] {
+            let pos = play(line);
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            for mv in moves {
+                let mut child = pos.clone();
+                child.make_move(mv);
+                assert_eq!(pos.hash_after(mv), child.hash(), "{line} then {mv}");
+            }
+        }
     }
 
     #[test]

@@ -196,6 +196,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         })
     }
 
+    /// The key [`Game::hash`] would give after `mv`, for prefetching table
+    /// entries. The default makes the move on a copy.
+    fn hash_after(&self, mv: Self::Move) -> u64 {
+        let mut child = self.clone();
+        child.make_move(mv);
+        child.hash()
+    }
+
     /// The moves after which the opponent cannot win at once, best first
     /// for the solver: when the opponent threatens to win, only the forced
     /// reply (none when it threatens twice). Empty when every move loses

@@ -466,6 +466,11 @@ impl<G: Game> Solver<G> {
             moves[..=i].rotate_right(1);
         }
 
+        // Start loading the children's entries together, rather than one
+        // miss at a time.
+        for &mv in moves.iter() {
+            self.table.prefetch(pos.hash_after(mv));
+        }
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
