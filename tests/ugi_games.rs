@@ -92,8 +92,11 @@ fn every_game_plays_through_ugi() {
 /// keeps it: the quickest win, the longest loss.
 #[test]
 fn connect4_go_reports_the_proved_result_and_keeps_it() {
+    use ply::game::connect4::DESCRIPTION;
     use ply::search::Proof;
-    use ply::tools::solve::{Value, pons_score, solve};
+    use ply::tools::solve::{Value, notation_score, solve};
+
+    let pons_score = |stones, value| notation_score(DESCRIPTION.solve, stones, value);
 
     let mut e = Engine::ply(&["--game", "connect4"]);
     e.send("ugi");

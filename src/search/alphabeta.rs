@@ -77,6 +77,8 @@ pub struct Searcher<G: Game> {
     /// The solving mode, with a table of the play table's size: allocated
     /// with the searcher for games of bounded length, else on first use.
     solver: Option<Solver<G>>,
+    /// Whether the solver's table has been made resident.
+    solver_resident: bool,
     ordering: Ordering<G::Move>,
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i64>>,
@@ -101,6 +103,7 @@ impl<G: Game> Searcher<G> {
             excluded_root: Vec::new(),
             tt: TranspositionTable::new(hash_mb)?,
             solver: Self::solver_if_bounded(hash_mb),
+            solver_resident: false,
             ordering: Ordering::new(G::HISTORY_SLOTS),
             moves: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
@@ -138,6 +141,7 @@ impl<G: Game> Searcher<G> {
             }
         };
         self.solver = Self::solver_if_bounded(self.tt.megabytes());
+        self.solver_resident = false;
         resized
     }
 
@@ -176,6 +180,14 @@ impl<G: Game> Searcher<G> {
         self.nodes = 0;
         self.aborted = false;
         if let Some(proof) = limits.solve {
+            if !self.solver_resident
+                && let Some(solver) = &mut self.solver
+            {
+                // The solving mode is timed per position: fault the table
+                // in once, outside every solve's time.
+                solver.make_resident();
+                self.solver_resident = true;
+            }
             let (deadline, nodes) = (self.hard_deadline, self.node_limit);
             return self
                 .solve(root, proof, deadline, nodes, report)
