@@ -26,7 +26,7 @@ use ply::game::{
 use ply::protocol::ugi;
 use ply::protocol::writer::Writer;
 use ply::search::score::Score;
-use ply::search::{SearchLimits, SearchParams, Searcher};
+use ply::search::{Proof, SearchLimits, SearchParams, Searcher};
 use ply::tools::solve::{Value, solve};
 
 const PILES: usize = 3;
@@ -227,7 +227,7 @@ fn solved(fen: &str) -> Value {
     let mut session = GameSession::<Nim>::new(Settings::default(), 1, SearchParams::default())
         .expect("a session");
     session.set_position(Some(fen), &[]).expect("a position");
-    solve(&session).value
+    solve(&session, Proof::Exact).value
 }
 
 fn describe(value: Value) -> String {

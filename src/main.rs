@@ -48,6 +48,9 @@ enum Command {
         /// Test file; stdin when absent.
         #[arg(long)]
         file: Option<std::path::PathBuf>,
+        /// Only win (1), draw (0) or loss (-1): faster.
+        #[arg(long)]
+        weak: bool,
     },
     /// Speak the Piskvork (Gomocup) protocol, as pbrain-ply does.
     Piskvork,
@@ -234,7 +237,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Piskvork) => {
             ply::protocol::piskvork::run(BufReader::new(io::stdin()), Writer::stdout())
         }
-        Some(Command::Solve { file }) => {
+        Some(Command::Solve { file, weak }) => {
+            let proof = if weak {
+                ply::search::Proof::Weak
+            } else {
+                ply::search::Proof::Exact
+            };
             let input: Box<dyn io::BufRead> = match file {
                 Some(path) => Box::new(BufReader::new(std::fs::File::open(path)?)),
                 None => Box::new(io::stdin().lock()),
@@ -243,6 +251,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 &game,
                 &settings,
                 hash,
+                proof,
                 input,
                 &mut stdout,
                 &mut io::stderr(),

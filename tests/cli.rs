@@ -304,3 +304,52 @@ fn solve_ends_quietly_when_its_reader_goes_away() {
     assert!(out.status.success(), "{:?}", out.status);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+#[test]
+fn solve_reads_start_lines_and_reports_bad_lines_on_stderr() {
+    // Tic-tac-toe's empty board is a draw; a line of only `start` is it.
+    ply()
+        .args(["solve", "--game", "tictactoe"])
+        .write_stdin("start 0\nstart\n")
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("start 0 nodes")
+                .and(predicate::str::contains(" ok\n"))
+                .and(predicate::str::contains("solved 2 positions, 0 mismatches")),
+        );
+    // An illegal move, a word for a score and a stray field are errors on
+    // stderr, not mismatches; the good line between them is still solved.
+    ply()
+        .args(["solve", "--game", "connect4"])
+        .write_stdin("48\n7422341735647741166133573473242566 1\n44 x\n44 1 2\n")
+        .assert()
+        .failure()
+        .stdout(
+            predicate::str::contains("solved 1 positions, 0 mismatches")
+                .and(predicate::str::contains("MISMATCH").not()),
+        )
+        .stderr(
+            predicate::str::contains("line 1:")
+                .and(predicate::str::contains("line 3:"))
+                .and(predicate::str::contains("line 4:")),
+        );
+}
+
+#[test]
+fn weak_solve_gives_only_the_result() {
+    ply()
+        .args(["solve", "--game", "connect4", "--weak"])
+        .write_stdin(
+            "2252576253462244111563365343671351441 -1\n7422341735647741166133573473242566 1\n",
+        )
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("2252576253462244111563365343671351441 -1 nodes")
+                .and(predicate::str::contains(
+                    "7422341735647741166133573473242566 1 nodes",
+                ))
+                .and(predicate::str::contains("solved 2 positions, 0 mismatches")),
+        );
+}

@@ -242,6 +242,7 @@ impl Controller {
             depth: limits.depth,
             nodes: limits.nodes,
             budget: planned,
+            solve: None,
         };
         let sink = Arc::clone(&self.sink);
         let fallback = Arc::new(Mutex::new(self.session.legal_moves().into_iter().next()));

@@ -193,6 +193,9 @@ impl Connect4 {
     }
 }
 
+/// Columns from the centre outwards, left before right.
+const CENTRE_FIRST: [u8; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
+
 /// Rows 1, 3, 5 counted from 1 at the bottom (indices 0, 2, 4).
 const ODD_ROWS: u64 = BOTTOM * 0b010101;
 const EVEN_ROWS: u64 = BOTTOM * 0b101010;
@@ -369,6 +372,62 @@ impl Game for Connect4 {
         col as usize
     }
 
+    fn hash_after(&self, col: u8) -> u64 {
+        let cell = self.landing_cell(col);
+        let keys = zobrist();
+        self.hash ^ keys[self.side_index() * 64 + cell.trailing_zeros() as usize] ^ keys[SIDE_KEY]
+    }
+
+    fn plies_left_bound(&self) -> Option<u32> {
+        Some((WIDTH * HEIGHT) as u32 - self.plies)
+    }
+
+    fn winning_move(&self) -> Option<u8> {
+        if self.won {
+            return None;
+        }
+        let wins = winning_cells(self.stones[self.side_index()], self.occupied) & self.playable();
+        (wins != 0).then(|| (wins.trailing_zeros() as usize / STRIDE) as u8)
+    }
+
+    /// Forced reply when the opponent threatens to win at a playable cell;
+    /// never a cell right below one of the opponent's winning cells; the
+    /// rest ordered by the number of winning cells the move gives the side
+    /// to move, centre columns first among equals.
+    fn non_losing_moves(&self, moves: &mut Vec<u8>) {
+        if self.won {
+            return;
+        }
+        let me = self.side_index();
+        let theirs = winning_cells(self.stones[1 - me], self.occupied);
+        let mut possible = self.playable();
+        let forced = possible & theirs;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return;
+            }
+            possible = forced;
+        }
+        possible &= !(theirs >> 1);
+        let mut ranked = [(0u32, 0u8); WIDTH];
+        let mut count = 0;
+        for col in CENTRE_FIRST {
+            let cell = possible & column_mask(col as usize);
+            if cell == 0 {
+                continue;
+            }
+            let threats = winning_cells(self.stones[me] | cell, self.occupied | cell).count_ones();
+            let mut i = count;
+            while i > 0 && ranked[i - 1].0 < threats {
+                ranked[i] = ranked[i - 1];
+                i -= 1;
+            }
+            ranked[i] = (threats, col);
+            count += 1;
+        }
+        moves.extend(ranked[..count].iter().map(|&(_, col)| col));
+    }
+
     fn tactical_moves(&self, moves: &mut Vec<u8>) {
         if self.won {
             return;
@@ -444,6 +503,76 @@ mod tests {
         assert_eq!(back, pos, "FEN rebuild gives the incremental hash too");
         assert!(Connect4::from_fen("7/7/7/7/3o3/7 x", &Settings::default()).is_err());
         assert!(Connect4::from_fen("7/7/7/7/7/3x3 x", &Settings::default()).is_err());
+    }
+
+    #[test]
+    fn non_losing_moves_are_those_that_survive_a_trial() {
+        // Every position of up to five plies, and some late ones.
+        let mut positions = Vec::new();
+        fn walk(pos: &mut Connect4, plies: u32, out: &mut Vec<Connect4>) {
+            if pos.outcome().is_some() {
+                return;
+            }
+            out.push(pos.clone());
+            if plies == 0 {
+                return;
+            }
+            for col in 0..WIDTH as u8 {
+                if pos.parse_move(&(col + 1).to_string()).is_ok() {
+                    pos.make_move(col);
+                    walk(pos, plies - 1, out);
+                    pos.unmake_move(col);
+                }
+            }
+        }
+        walk(&mut play(""), 4, &mut positions);
+        walk(&mut play("2252576253462244111563"), 4, &mut positions);
+        walk(&mut play("7422341735647741166133"), 4, &mut positions);
+        let mut checked = 0;
+        for pos in positions {
+            if pos.winning_move().is_some() {
+                continue;
+            }
+            let mut fast = Vec::new();
+            pos.non_losing_moves(&mut fast);
+            let mut slow = Vec::new();
+            crate::game::non_losing_moves_by_trial(&pos, &mut slow);
+            fast.sort();
+            assert_eq!(fast, slow, "{}", pos.to_fen());
+            checked += 1;
+        }
+        assert!(checked > 3000);
+    }
+
+    #[test]
+    fn non_losing_moves_put_threats_then_the_centre_first() {
+        let mut moves = Vec::new();
+        play("").non_losing_moves(&mut moves);
+        assert_eq!(moves, vec![3, 2, 4, 1, 5, 0, 6]);
+        // O must block X's three in column 1, and only there.
+        moves.clear();
+        play("12121").non_losing_moves(&mut moves);
+        assert_eq!(moves, vec![0]);
+        // X threatens in columns 2 and 6 of the bottom row: O has no move.
+        moves.clear();
+        let pos = play("33445");
+        assert_eq!(pos.winning_move(), None);
+        pos.non_losing_moves(&mut moves);
+        assert!(moves.is_empty(), "{moves:?}");
+    }
+
+    #[test]
+    fn hash_after_is_the_hash_after_the_move() {
+        for line in ["", "4453", "2252576253462244111563"] {
+            let pos = play(line);
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            for mv in moves {
+                let mut child = pos.clone();
+                child.make_move(mv);
+                assert_eq!(pos.hash_after(mv), child.hash(), "{line} then {mv}");
+            }
+        }
     }
 
     #[test]

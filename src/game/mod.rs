@@ -213,6 +213,64 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn unmake_null_move(&mut self) {
         unreachable!("{} has no null move", Self::NAME)
     }
+
+    // ---- hooks for exact solving (search::solver), with neutral defaults ----
+
+    /// The most plies the game can still last from here, when the game
+    /// knows a bound (a board that fills up). It bounds how late a win can
+    /// come, and so the range of exact scores the solver narrows.
+    fn plies_left_bound(&self) -> Option<u32> {
+        None
+    }
+
+    /// A move that wins at once, if the side to move has one. The default
+    /// tries every legal move.
+    fn winning_move(&self) -> Option<Self::Move> {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        let side = self.side_to_move();
+        let mut child = self.clone();
+        moves.into_iter().find(|&mv| {
+            child.make_move(mv);
+            let wins = child.outcome() == Some(Outcome::Win(side));
+            child.unmake_move(mv);
+            wins
+        })
+    }
+
+    /// The key [`Game::hash`] would give after `mv`, for prefetching table
+    /// entries. The default makes the move on a copy.
+    fn hash_after(&self, mv: Self::Move) -> u64 {
+        let mut child = self.clone();
+        child.make_move(mv);
+        child.hash()
+    }
+
+    /// The moves after which the opponent cannot win at once, best first
+    /// for the solver: when the opponent threatens to win, only the forced
+    /// reply (none when it threatens twice). Empty when every move loses
+    /// at once. Only asked when the side to move has no winning move. The
+    /// default tries every legal move and orders them by `move_score`.
+    fn non_losing_moves(&self, moves: &mut Vec<Self::Move>) {
+        non_losing_moves_by_trial(self, moves);
+        moves.sort_by_key(|&mv| std::cmp::Reverse(self.move_score(mv)));
+    }
+}
+
+/// The legal moves of `pos` after which the opponent has no winning move,
+/// found by trying each (the default of [`Game::non_losing_moves`], and
+/// the yardstick for games that know a quicker way).
+pub fn non_losing_moves_by_trial<G: Game>(pos: &G, moves: &mut Vec<G::Move>) {
+    let mut all = Vec::new();
+    pos.generate_moves(&mut all);
+    let mut child = pos.clone();
+    for mv in all {
+        child.make_move(mv);
+        if child.outcome().is_some() || child.winning_move().is_none() {
+            moves.push(mv);
+        }
+        child.unmake_move(mv);
+    }
 }
 
 /// Splits a FEN-like string into its board part and its side-to-move part.

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MAX_PLY, Score, is_mate};
+use super::solver::Solver;
 use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
@@ -21,6 +22,9 @@ use crate::game::Game;
 const EXHAUSTIVE: i32 = 255;
 /// First aspiration half-window, in evaluation units.
 const ASPIRATION_WINDOW: i32 = 30;
+/// Timed searches shorter than this do not try the solver first: half of
+/// it would rarely prove anything the play search does not see.
+const SOLVER_MIN_TIME: Duration = Duration::from_millis(50);
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -36,6 +40,18 @@ pub struct SearchLimits {
     /// Time: no new iteration after `soft`, abort at `hard` (see
     /// [`super::time::budget`] to plan one from a clock).
     pub budget: Budget,
+    /// Solve the root exactly (the solving mode) instead of searching it.
+    pub solve: Option<Proof>,
+}
+
+/// What the solving mode proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The exact score: who wins, and when.
+    Exact,
+    /// Only whether the side to move wins, draws or loses (the score's
+    /// sign).
+    Weak,
 }
 
 /// One completed iteration, as reported while searching.
@@ -94,6 +110,11 @@ pub struct Searcher<G: Game> {
     /// Root moves to leave out (for n-best analysis).
     pub excluded_root: Vec<G::Move>,
     tt: TranspositionTable<G::Move>,
+    /// The solving mode, with a table of the play table's size: allocated
+    /// with the searcher for games of bounded length, else on first use.
+    solver: Option<Solver<G>>,
+    /// Whether the solver's table has been made resident.
+    solver_resident: bool,
     ordering: Ordering<G::Move>,
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i64>>,
@@ -119,6 +140,8 @@ impl<G: Game> Searcher<G> {
             params,
             excluded_root: Vec::new(),
             tt: TranspositionTable::new(hash_mb)?,
+            solver: Self::solver_if_bounded(hash_mb),
+            solver_resident: false,
             ordering: Ordering::new(G::HISTORY_SLOTS),
             moves: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
@@ -144,7 +167,8 @@ impl<G: Game> Searcher<G> {
             return Ok(());
         }
         self.tt = TranspositionTable::new(1)?;
-        match TranspositionTable::new(hash_mb) {
+        self.solver = None;
+        let resized = match TranspositionTable::new(hash_mb) {
             Ok(table) => {
                 self.tt = table;
                 Ok(())
@@ -153,13 +177,28 @@ impl<G: Game> Searcher<G> {
                 self.tt = TranspositionTable::new(old)?;
                 Err(e)
             }
-        }
+        };
+        self.solver = Self::solver_if_bounded(self.tt.megabytes());
+        self.solver_resident = false;
+        resized
+    }
+
+    /// A solver for games of bounded length (the timed play search tries
+    /// it first), allocated up front so that no move's time pays for it.
+    fn solver_if_bounded(hash_mb: usize) -> Option<Solver<G>> {
+        G::start(&crate::game::Settings::default())
+            .ok()?
+            .plies_left_bound()?;
+        Solver::new(hash_mb).ok()
     }
 
     /// Forgets everything learned: table, killers, history.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.ordering.clear();
+        if let Some(solver) = &mut self.solver {
+            solver.clear();
+        }
     }
 
     /// Searches `root` within `limits` until done, out of budget, or
@@ -178,6 +217,44 @@ impl<G: Game> Searcher<G> {
         self.stop = stop;
         self.nodes = 0;
         self.aborted = false;
+        if let Some(proof) = limits.solve {
+            if !self.solver_resident
+                && let Some(solver) = &mut self.solver
+            {
+                // The solving mode is timed per position: fault the table
+                // in once, outside every solve's time.
+                solver.make_resident();
+                self.solver_resident = true;
+            }
+            let (deadline, nodes) = (self.hard_deadline, self.node_limit);
+            return self
+                .solve(root, proof, deadline, nodes, report)
+                .unwrap_or_else(|cut_short| cut_short);
+        }
+        let mut solver_nodes = 0;
+        if self.params.solver
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && self.excluded_root.is_empty()
+            && root.plies_left_bound().is_some()
+            && let Some(soft) = self.soft_deadline
+            && soft - self.start >= SOLVER_MIN_TIME
+        {
+            // Half the time to prove the exact value; the play search has
+            // the rest if that fails.
+            let deadline = self.start + (soft - self.start) / 2;
+            let started = self.start;
+            match self.solve(root, Proof::Exact, Some(deadline), u64::MAX, report) {
+                Ok(mut solved) => {
+                    solved.elapsed = started.elapsed();
+                    return solved;
+                }
+                Err(cut_short) => solver_nodes = cut_short.nodes,
+            }
+            self.start = started;
+        }
+        // Counted from the solver's nodes, so that info lines count all.
+        self.nodes = solver_nodes;
         self.tt.new_search();
 
         let mut pos = root.clone();
@@ -268,6 +345,59 @@ impl<G: Game> Searcher<G> {
             pv.push(mv);
         }
         pv
+    }
+
+    /// The solving mode: the root's exact value (or its sign), reported as
+    /// one iteration as deep as the game is long. When `deadline`, `nodes`
+    /// or the stop flag cut it short, an error result: no iteration, the
+    /// nodes searched and a move to play instead.
+    fn solve(
+        &mut self,
+        root: &G,
+        proof: Proof,
+        deadline: Option<Instant>,
+        nodes: u64,
+        report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> Result<SearchResult<G::Move>, SearchResult<G::Move>> {
+        let started = self.start;
+        let fallback = self.fallback_move(root);
+        let cut_short = |nodes| SearchResult {
+            best: fallback,
+            last: None,
+            nodes,
+            elapsed: started.elapsed(),
+        };
+        if self.solver.is_none() {
+            self.solver = Some(Solver::new(self.tt.megabytes()).map_err(|_| cut_short(0))?);
+        }
+        let Some(solver) = self.solver.as_mut() else {
+            return Err(cut_short(0));
+        };
+        // The time of the solve itself, not of the table's first allocation.
+        self.start = Instant::now();
+        solver.set_limits(Arc::clone(&self.stop), deadline, nodes);
+        let Some(solved) = solver.solve(root, proof == Proof::Weak) else {
+            return Err(cut_short(solver.nodes()));
+        };
+        let elapsed = self.start.elapsed();
+        let plies = Score::plies_to_end(solved.score)
+            .unwrap_or_else(|| root.plies_left_bound().map_or(0, |n| n as i32));
+        let iteration = Report {
+            depth: plies.max(1) as u32,
+            seldepth: plies.max(1) as u32,
+            score: solved.score,
+            nodes: solved.nodes,
+            elapsed,
+            hashfull: 0,
+            pv: solved.best.into_iter().collect(),
+        };
+        report(&iteration);
+        Ok(SearchResult {
+            best: solved.best.or(fallback),
+            last: Some(iteration),
+            nodes: solved.nodes,
+            elapsed,
+        })
     }
 
     /// The move to play if not even depth 1 completes: the best-ordered one.

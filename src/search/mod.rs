@@ -7,8 +7,10 @@ pub mod ordering;
 pub mod params;
 pub mod reference;
 pub mod score;
+pub mod slab;
+pub mod solver;
 pub mod time;
 pub mod tt;
 
-pub use alphabeta::{Report, SearchLimits, SearchResult, Searcher};
+pub use alphabeta::{Proof, Report, SearchLimits, SearchResult, Searcher};
 pub use params::SearchParams;

@@ -28,6 +28,9 @@ pub struct SearchParams {
     pub quiescence: bool,
     /// Cut branches that cannot beat a mate already found.
     pub mate_distance_pruning: bool,
+    /// Timed searches of games with a bounded length first try to solve
+    /// the root exactly (the solving mode), with half the time.
+    pub solver: bool,
 }
 
 impl Default for SearchParams {
@@ -50,6 +53,7 @@ pub const SWITCHES: &[(&str, Accessor)] = &[
     ("UseNullMove", |p| &mut p.null_move),
     ("UseQuiescence", |p| &mut p.quiescence),
     ("UseMateDistancePruning", |p| &mut p.mate_distance_pruning),
+    ("UseSolver", |p| &mut p.solver),
 ];
 
 impl SearchParams {
@@ -66,6 +70,7 @@ impl SearchParams {
             null_move: on,
             quiescence: on,
             mate_distance_pruning: on,
+            solver: on,
         }
     }
 

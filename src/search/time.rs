@@ -62,7 +62,9 @@ fn planned_budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
         return Budget::default();
     }
     if let Some(movetime) = limits.movetime {
-        let t = Duration::from_millis(movetime.saturating_sub(overhead_ms).max(1));
+        // A fixed time per move is the engine's to use whole, as UCI
+        // engines do; the overhead guards clocks, where a late move loses.
+        let t = Duration::from_millis(movetime.max(1));
         return Budget {
             soft: Some(t),
             hard: Some(t),
@@ -101,13 +103,13 @@ mod tests {
     }
 
     #[test]
-    fn movetime_is_used_whole_less_overhead() {
+    fn movetime_is_used_whole() {
         let limits = GoLimits {
             movetime: Some(1000),
             ..Default::default()
         };
         let b = budget(&limits, Player::P1, 30);
-        assert_eq!((ms(b.soft), ms(b.hard)), (970, 970));
+        assert_eq!((ms(b.soft), ms(b.hard)), (1000, 1000));
     }
 
     #[test]

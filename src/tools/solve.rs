@@ -12,7 +12,7 @@ use crate::engine::registry;
 use crate::engine::session::{Session, nodes_per_second};
 use crate::game::{Settings, SolveNotation};
 use crate::search::score::Score;
-use crate::search::{SearchLimits, SearchParams};
+use crate::search::{Proof, SearchLimits, SearchParams};
 
 /// The exact value of a position, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,18 +39,27 @@ pub struct Solved {
     pub elapsed: Duration,
 }
 
-/// Searches the session's position until it is proven (needs a game small
-/// enough to end within the ply limit).
-pub fn solve(session: &dyn Session) -> Solved {
-    let summary = search_now(session, SearchLimits::default());
+/// Solves the session's position with the searcher's solving mode (needs
+/// a game that ends within the ply limit). With `Proof::Weak` a decided
+/// game's `plies` is unknown and left at 0.
+pub fn solve(session: &dyn Session, proof: Proof) -> Solved {
+    let limits = SearchLimits {
+        solve: Some(proof),
+        ..Default::default()
+    };
+    let summary = search_now(session, limits);
     let value = match summary.last.as_ref().map(|i| i.score) {
         Some(Score::Mate(n)) if n > 0 => Value::Decided {
             win: true,
             plies: (2 * n - 1) as u32,
         },
-        Some(Score::Mate(n)) => Value::Decided {
+        Some(Score::Mate(n)) if n < 0 => Value::Decided {
             win: false,
             plies: (-2 * n) as u32,
+        },
+        Some(Score::Cp(cp)) if cp != 0 => Value::Decided {
+            win: cp > 0,
+            plies: 0,
         },
         _ => Value::Draw,
     };
@@ -84,7 +93,8 @@ pub fn notation_score(notation: SolveNotation, plies_played: u32, value: Value) 
 }
 
 /// A test line's moves and expected score: `4453 -2` where moves are
-/// compact, else the moves followed by an optional score. `Err` for a
+/// compact, else the moves followed by an optional score; `start` (and
+/// an optional score) for the start position. `Err` for a
 /// line that cannot be read (an expected score that is not a number).
 fn split_line(
     notation: SolveNotation,
@@ -98,6 +108,13 @@ fn split_line(
         w.parse::<i32>()
             .map_err(|_| format!("expected score '{w}' is not a number"))
     };
+    if words[0] == "start" {
+        return Some(match words[1..] {
+            [] => Ok((String::new(), None)),
+            [score] => parse(score).map(|s| (String::new(), Some(s))),
+            _ => Err("'start' may only be followed by a score".to_string()),
+        });
+    }
     if notation.compact_moves() {
         return Some(match words.as_slice() {
             [moves] => Ok((moves.to_string(), None)),
@@ -129,6 +146,7 @@ pub fn run(
     game: &str,
     settings: &Settings,
     hash_mb: usize,
+    proof: Proof,
     input: impl BufRead,
     out: &mut dyn Write,
     errors: &mut dyn Write,
@@ -161,18 +179,28 @@ pub fn run(
             continue;
         }
         session.new_game();
-        let solved = solve(session.as_ref());
-        let score = notation_score(notation, moves.len() as u32, solved.value);
+        let solved = solve(session.as_ref(), proof);
+        let score = match (proof, solved.value) {
+            (Proof::Exact, value) => notation_score(notation, moves.len() as u32, value),
+            (Proof::Weak, Value::Draw) => 0,
+            (Proof::Weak, Value::Decided { win: true, .. }) => 1,
+            (Proof::Weak, Value::Decided { win: false, .. }) => -1,
+        };
         report.positions += 1;
         times.push(solved.elapsed);
         total_nodes += solved.nodes;
         let verdict = match expected {
-            Some(e) if e == score => " ok",
+            Some(e) if e == score || (proof == Proof::Weak && e.signum() == score) => " ok",
             Some(_) => {
                 report.mismatches += 1;
                 " MISMATCH"
             }
             None => "",
+        };
+        let moves_text = if moves.is_empty() {
+            "start"
+        } else {
+            moves_text.as_str()
         };
         writeln!(
             out,

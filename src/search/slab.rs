@@ -1,0 +1,121 @@
+//! A large table in one allocation of zeroed memory, backed by huge pages
+//! where the operating system gives them on request (Linux's transparent
+//! huge pages in "madvise" mode): tables probed at random addresses spend
+//! most of their time on address-translation misses otherwise.
+
+use std::alloc::{self, Layout};
+use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
+
+/// Huge pages are 2 MB on the machines this runs on.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A fixed-size array of `T` in zeroed memory, asking the system for huge
+/// pages where it can: the solver's table.
+pub struct Slab<T: Copy> {
+    ptr: NonNull<T>,
+    len: usize,
+    layout: Layout,
+}
+
+// SAFETY: a Slab owns its elements like a Vec does.
+unsafe impl<T: Copy + Send> Send for Slab<T> {}
+// SAFETY: shared access only reads, as with a Vec.
+unsafe impl<T: Copy + Sync> Sync for Slab<T> {}
+
+impl<T: Copy> Slab<T> {
+    /// `len` (at least 1) elements of zeroed memory, which the system maps
+    /// lazily: untouched parts take no resident memory. An error, not an
+    /// abort, when the memory cannot be had.
+    ///
+    /// # Safety
+    /// All-zero bytes must be a valid `T`.
+    pub unsafe fn zeroed(len: usize) -> Result<Self, String> {
+        let len = len.max(1);
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or("table too large")?
+            .max(1);
+        // Natural alignment: the allocator then maps large tables straight
+        // from the system, zeroed lazily (a stricter alignment would make
+        // it zero them by hand, touching every page).
+        let layout =
+            Layout::from_size_align(bytes, std::mem::align_of::<T>()).map_err(|e| e.to_string())?;
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { alloc::alloc_zeroed(layout) }.cast::<T>();
+        let ptr = NonNull::new(raw).ok_or_else(|| format!("cannot allocate {bytes} bytes"))?;
+        #[cfg(target_os = "linux")]
+        if bytes >= HUGE_PAGE {
+            // The whole pages inside the allocation; huge pages back the
+            // aligned 2 MB stretches of them.
+            const PAGE: usize = 4096;
+            let start = (raw as usize).next_multiple_of(PAGE);
+            let end = (raw as usize + bytes) / PAGE * PAGE;
+            // SAFETY: the range lies inside the allocation just made; the
+            // advice is a hint that cannot change its contents.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+        Ok(Slab { ptr, len, layout })
+    }
+}
+
+impl<T: Copy> Slab<T> {
+    /// Touches every page, so that later accesses find the memory resident
+    /// instead of faulting it in one page at a time.
+    pub fn make_resident(&mut self) {
+        const PAGE: usize = 4096;
+        let base = self.ptr.as_ptr().cast::<u8>();
+        for offset in (0..self.layout.size()).step_by(PAGE) {
+            // SAFETY: inside the allocation; writing back the byte read
+            // changes nothing but residency.
+            unsafe {
+                let byte = base.add(offset);
+                std::ptr::write_volatile(byte, std::ptr::read_volatile(byte));
+            }
+        }
+    }
+}
+
+impl<T: Copy> Deref for Slab<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: `len` initialised elements live at `ptr`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> DerefMut for Slab<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as for `deref`, and `&mut self` is unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> Drop for Slab<T> {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeroed_and_writable() {
+        for len in [0, 1, 1000, (3 << 20) / 8] {
+            // SAFETY: zero is a valid u64.
+            let mut slab = unsafe { Slab::<u64>::zeroed(len) }.unwrap();
+            assert_eq!(slab.len(), len.max(1));
+            assert!(slab.iter().all(|&x| x == 0));
+            let last = slab.len() - 1;
+            slab[last] = 9;
+            slab.make_resident();
+            assert_eq!(slab[last], 9);
+            assert!(slab[..last].iter().all(|&x| x == 0));
+        }
+    }
+}

@@ -1,0 +1,657 @@
+//! Exact solving: the value of a position under perfect play, for any game
+//! whose games end within the ply limit.
+//!
+//! The solver is the searcher's second mode, beside the iterative-deepening
+//! play search. It searches to the end of the game only, with null windows:
+//! each search answers "is the value above `p`?" for one pivot `p`, and the
+//! range `[lo, hi]` known to hold the exact value shrinks until it is one
+//! value (Pascal Pons' bisection, with his preference for pivots towards the
+//! quick wins and losses, which are cheap to prove or refute). Scores follow
+//! [`super::score`]: a win that ends the game `n` plies from the root scores
+//! `MATE - n`, so the exact value says how long the game lasts too.
+//!
+//! Every node's moves come from the game's `non_losing_moves` hook (moves
+//! that hand the opponent an immediate win are never searched; a forced
+//! reply is searched alone), and its score bounds from mate distance and
+//! the game's `plies_left_bound`: the side to move cannot win before its
+//! second move from here (its first would have been found one ply up), and
+//! cannot lose before the opponent's second. A table remembers a lower and
+//! an upper bound per position, and the move that proved the lower one.
+
+use std::mem::MaybeUninit;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::Instant;
+
+use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY, from_table, to_table};
+use super::slab::Slab;
+use crate::game::Game;
+
+/// How often (in nodes) the clock and the stop flag are looked at.
+const CHECK_INTERVAL: u64 = 4096;
+
+/// What a solve proved about the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved<M> {
+    /// The exact score (mate convention of [`super::score`]); in weak mode
+    /// only its sign is meaningful: > 0 won, 0 drawn, < 0 lost.
+    pub score: i32,
+    /// A move that keeps the value (the shortest win, the longest loss);
+    /// `None` when the game is over. In weak mode, a move that keeps the
+    /// result.
+    pub best: Option<M>,
+    /// Nodes the proof took.
+    pub nodes: u64,
+}
+
+/// One position's bounds in 8 bytes (for one-byte moves). Bounds are
+/// node-relative and compact: a win `n` plies from the node is `127 - n`, a
+/// loss `-(127 - n)`, a draw 0, and ±[`OPEN`] means no bound. They are
+/// kept as their distance from no bound, so that all-zero bytes are an
+/// entry that knows nothing: the table is zeroed memory, resident only
+/// where the solver writes.
+struct Entry<M> {
+    /// The key's low 32 bits mixed with the table's generation.
+    check: u32,
+    /// `lower + OPEN`.
+    lower_above_open: u8,
+    /// `OPEN - upper`.
+    upper_below_open: u8,
+    /// Bit 0: `mv` is set; bits 1-7: seven more bits of the key.
+    flags: u8,
+    /// Written whenever bit 0 of `flags` is set, and read only then.
+    mv: MaybeUninit<M>,
+}
+
+// By hand: a derive would ask `M: Clone` where `MaybeUninit<M>` needs
+// `M: Copy`.
+impl<M: Copy> Clone for Entry<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M: Copy> Copy for Entry<M> {}
+
+impl<M: Copy> Entry<M> {
+    fn lower(&self) -> i8 {
+        (self.lower_above_open as i16 - OPEN as i16) as i8
+    }
+
+    fn upper(&self) -> i8 {
+        (OPEN as i16 - self.upper_below_open as i16) as i8
+    }
+
+    fn set_lower(&mut self, lower: i8) {
+        self.lower_above_open = (lower as i16 + OPEN as i16) as u8;
+    }
+
+    fn set_upper(&mut self, upper: i8) {
+        self.upper_below_open = (OPEN as i16 - upper as i16) as u8;
+    }
+
+    fn mv(&self) -> Option<M> {
+        // SAFETY: bit 0 is set only by `store`, together with a move.
+        (self.flags & 1 != 0).then(|| unsafe { self.mv.assume_init() })
+    }
+}
+
+const OPEN: i8 = 127;
+/// Node-relative game lengths the compact form holds exactly.
+const COMPACT_PLIES: i32 = 125;
+
+/// `score` (root-relative at `ply`) as a compact bound, rounded the safe
+/// way when it does not fit: `down` for a lower bound, up for an upper one.
+fn compact(score: i32, ply: usize, down: bool) -> i8 {
+    if score.abs() >= INFINITY {
+        return if down { -OPEN } else { OPEN };
+    }
+    let s = to_table(score, ply);
+    if s.abs() < MATE_BOUND {
+        // Scores are wins, losses or draws; anything else is rounded to
+        // the nearest of those on the safe side.
+        return match (s.signum(), down) {
+            (0, _) | (1, true) | (-1, false) => 0,
+            (1, false) => OPEN,
+            _ => -OPEN,
+        };
+    }
+    let n = MATE - s.abs();
+    if n > COMPACT_PLIES {
+        // A win or loss too late to store: a draw bound on the safe side.
+        return match (s > 0, down) {
+            (true, true) | (false, false) => 0,
+            (true, false) => OPEN,
+            (false, true) => -OPEN,
+        };
+    }
+    let c = (127 - n) as i8;
+    if s > 0 { c } else { -c }
+}
+
+fn expand(c: i8, ply: usize) -> i32 {
+    match c {
+        OPEN => INFINITY,
+        c if c == -OPEN => -INFINITY,
+        0 => 0,
+        c => {
+            let n = 127 - c.unsigned_abs() as i32;
+            let s = if c > 0 { MATE - n } else { -(MATE - n) };
+            from_table(s, ply)
+        }
+    }
+}
+
+/// Lower and upper bounds per position, direct-mapped, always replacing.
+/// Clearing starts a new generation, which changes every position's check,
+/// so that entries of older ones no longer match: solving many small
+/// positions, each from a cleared table, costs nothing for the clearing.
+struct BoundTable<M: Copy> {
+    entries: Slab<Entry<M>>,
+    salt: u32,
+}
+
+impl<M: Copy + Default + PartialEq> BoundTable<M> {
+    fn new(megabytes: usize) -> Result<Self, String> {
+        let bytes = megabytes.max(1).saturating_mul(1 << 20);
+        let count = (bytes / std::mem::size_of::<Entry<M>>()).max(1);
+        // SAFETY: every field of an entry is an integer or a `MaybeUninit`,
+        // so all-zero bytes are an entry (one that knows nothing).
+        let entries = unsafe { Slab::zeroed(count) }
+            .map_err(|e| format!("cannot allocate a {megabytes} MB solver table: {e}"))?;
+        Ok(BoundTable { entries, salt: 0 })
+    }
+
+    fn clear(&mut self) {
+        // An odd multiplier: every generation salts differently.
+        self.salt = self.salt.wrapping_add(0x9E37_79B9);
+    }
+
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+    }
+
+    fn check(&self, key: u64) -> u32 {
+        key as u32 ^ self.salt
+    }
+
+    /// Key bits 32-38, below those that choose the slot in tables of up
+    /// to 2^25 entries: 39 bits in all tell positions of a slot apart.
+    fn more_check(key: u64) -> u8 {
+        ((key >> 31) as u8) & 0xFE
+    }
+
+    /// Starts loading the entry of `key` into the cache.
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint; any address is allowed.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(self.index(key)).cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Lower bound, upper bound and proving move, root-relative at `ply`.
+    fn probe(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)> {
+        let e = &self.entries[self.index(key)];
+        (e.check == self.check(key) && e.flags & 0xFE == Self::more_check(key))
+            .then(|| (expand(e.lower(), ply), expand(e.upper(), ply), e.mv()))
+    }
+
+    /// Records `lower <= value <= upper` (either may be infinite), merged
+    /// with what the entry knew of the same position. `mv` proved `lower`.
+    fn store(&mut self, key: u64, ply: usize, lower: i32, upper: i32, mv: Option<M>) {
+        let check = self.check(key);
+        let index = self.index(key);
+        let e = &mut self.entries[index];
+        let more = Self::more_check(key);
+        if e.check != check || e.flags & 0xFE != more {
+            e.check = check;
+            e.set_lower(-OPEN);
+            e.set_upper(OPEN);
+            e.flags = more;
+        }
+        let lower = compact(lower, ply, true);
+        let upper = compact(upper, ply, false);
+        if lower >= e.lower() {
+            e.set_lower(lower);
+            if let Some(m) = mv {
+                e.mv = MaybeUninit::new(m);
+                e.flags |= 1;
+            }
+        }
+        e.set_upper(e.upper().min(upper));
+    }
+}
+
+/// Pascal Pons' score scale at the root, used to choose pivots: a win with
+/// the side to move's `j`-th own move from here is `(L + 1) / 2 + 1 - j`, a
+/// loss to the opponent's `j`-th move `-(L / 2 + 1 - j)`, a draw 0, where
+/// `L` is the most plies the game can last.
+struct Scale {
+    left: i32,
+}
+
+impl Scale {
+    fn of(&self, s: i32) -> i32 {
+        if s >= MATE_BOUND {
+            let own_moves = (MATE - s + 1) / 2;
+            ((self.left + 1) / 2 + 1 - own_moves).max(1)
+        } else if s <= -MATE_BOUND {
+            let their_moves = (MATE + s) / 2;
+            -(self.left / 2 + 1 - their_moves).max(1)
+        } else {
+            s.signum()
+        }
+    }
+
+    fn score(&self, k: i32) -> i32 {
+        if k > 0 {
+            let own_moves = (self.left + 1) / 2 + 1 - k;
+            MATE - (2 * own_moves - 1)
+        } else if k < 0 {
+            let their_moves = self.left / 2 + 1 + k;
+            -(MATE - 2 * their_moves)
+        } else {
+            0
+        }
+    }
+
+    /// A pivot in `[lo, hi)`: halfway on the scale, pulled towards the
+    /// extreme (quick wins and losses) of the half it falls in.
+    fn pivot(&self, lo: i32, hi: i32) -> i32 {
+        let (a, b) = (self.of(lo), self.of(hi));
+        let mut med = a + (b - a) / 2;
+        if med <= 0 && a / 2 < med {
+            med = a / 2;
+        } else if med >= 0 && b / 2 > med {
+            med = b / 2;
+        }
+        self.score(med).clamp(lo, hi - 1)
+    }
+}
+
+/// The solving mode's searcher: null-window searches that narrow the
+/// exact score, over a table of lower and upper bounds.
+pub struct Solver<G: Game> {
+    table: BoundTable<G::Move>,
+    moves: Vec<Vec<G::Move>>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: Arc<AtomicBool>,
+    aborted: bool,
+    /// The move that made the root's last search fail high.
+    root_move: Option<G::Move>,
+}
+
+impl<G: Game> Solver<G> {
+    /// A solver whose bound table takes `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> Result<Self, String> {
+        Ok(Solver {
+            table: BoundTable::new(hash_mb)?,
+            moves: vec![Vec::new(); MAX_PLY + 1],
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            aborted: false,
+            root_move: None,
+        })
+    }
+
+    /// Brings the whole table into memory now rather than as the first
+    /// solves touch it (for timing solves, as `ply solve` does).
+    pub fn make_resident(&mut self) {
+        self.table.entries.make_resident();
+    }
+
+    /// Forgets every bound learned (in constant time).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Gives up (returning `None` from `solve`) once `stop` is raised, the
+    /// deadline passes or the node limit is reached.
+    pub fn set_limits(&mut self, stop: Arc<AtomicBool>, deadline: Option<Instant>, nodes: u64) {
+        self.stop = stop;
+        self.deadline = deadline;
+        self.node_limit = nodes;
+    }
+
+    /// Nodes searched by the last `solve`, finished or not.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The exact value of `root` (with `weak`, only won, drawn or lost),
+    /// or `None` if the limits cut the solve short. Needs a game that ends
+    /// within `MAX_PLY` plies from `root`.
+    pub fn solve(&mut self, root: &G, weak: bool) -> Option<Solved<G::Move>> {
+        self.nodes = 0;
+        self.aborted = false;
+        let mut pos = root.clone();
+        if let Some(outcome) = pos.outcome() {
+            return Some(Solved {
+                score: score::terminal(outcome, pos.side_to_move(), 0),
+                best: None,
+                nodes: 0,
+            });
+        }
+        if let Some(mv) = pos.winning_move() {
+            return Some(Solved {
+                score: MATE - 1,
+                best: Some(mv),
+                nodes: 1,
+            });
+        }
+        let scale = Scale {
+            left: pos.plies_left_bound().map_or(MAX_PLY as i32, |n| n as i32),
+        };
+        let (mut lo, mut hi) = if weak {
+            (-1, 1)
+        } else {
+            (-(MATE - 2), MATE - 1)
+        };
+        let mut best = None;
+        while lo < hi {
+            let pivot = scale.pivot(lo, hi);
+            self.root_move = None;
+            let r = self.search(&mut pos, 0, pivot, pivot + 1);
+            if self.aborted {
+                return None;
+            }
+            if r <= pivot {
+                hi = r;
+            } else {
+                lo = r;
+                best = self.root_move.or(best);
+            }
+        }
+        if best.is_none() {
+            // Every search failed low: all moves lose as quickly as the
+            // opponent can win; any legal move will do.
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            best = moves.first().copied();
+        }
+        Some(Solved {
+            score: lo,
+            best,
+            nodes: self.nodes,
+        })
+    }
+
+    fn should_abort(&mut self) -> bool {
+        if !self.aborted
+            && (self.nodes >= self.node_limit
+                || (self.nodes.is_multiple_of(CHECK_INTERVAL)
+                    && (self.stop.load(AtomicOrdering::Relaxed)
+                        || self.deadline.is_some_and(|t| Instant::now() >= t))))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Fail-soft alpha-beta to the end of the game. The side to move has no
+    /// winning move here (the parent only plays non-losing moves).
+    fn search(&mut self, pos: &mut G, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        if self.should_abort() {
+            return 0;
+        }
+        self.nodes += 1;
+        let key = pos.hash();
+        self.table.prefetch(key);
+        if let Some(outcome) = pos.outcome() {
+            return score::terminal(outcome, pos.side_to_move(), ply);
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        pos.non_losing_moves(&mut moves);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            return -(MATE - (ply as i32 + 2));
+        }
+        if ply + 1 >= MAX_PLY {
+            self.moves[ply] = moves;
+            return 0;
+        }
+        // No win before our next-but-one move, no loss before the
+        // opponent's next-but-one, nothing after the end of the game.
+        let left = pos.plies_left_bound().unwrap_or(u32::MAX);
+        let lowest = if left >= 4 {
+            -(MATE - (ply as i32 + 4))
+        } else {
+            0
+        };
+        let highest = if left >= 3 {
+            MATE - (ply as i32 + 3)
+        } else {
+            0
+        };
+        let mut tt_move = None;
+        let (mut lower, mut upper) = (lowest, highest);
+        if let Some((l, u, mv)) = self.table.probe(key, ply) {
+            tt_move = mv;
+            // The root must find its move: only the game's own bounds
+            // apply there (they hold for every non-losing move).
+            if ply > 0 {
+                lower = lower.max(l);
+                upper = upper.min(u);
+            }
+        }
+        if ply == 0 {
+            if lowest >= beta {
+                self.root_move = Some(moves[0]);
+                self.moves[ply] = moves;
+                return lowest;
+            }
+            if highest <= alpha {
+                self.moves[ply] = moves;
+                return highest;
+            }
+        } else {
+            if lower >= beta || lower >= upper {
+                self.moves[ply] = moves;
+                return lower;
+            }
+            if upper <= alpha {
+                self.moves[ply] = moves;
+                return upper;
+            }
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+        if let Some(mv) = tt_move
+            && let Some(i) = moves.iter().position(|&m| m == mv)
+        {
+            moves[..=i].rotate_right(1);
+        }
+
+        // Start loading the children's entries together, rather than one
+        // miss at a time.
+        for &mv in moves.iter() {
+            self.table.prefetch(pos.hash_after(mv));
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            let mv = moves[i];
+            pos.make_move(mv);
+            let score = -self.search(pos, ply + 1, -beta, -alpha);
+            pos.unmake_move(mv);
+            if self.aborted {
+                self.moves[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        if ply == 0 && best >= beta {
+            self.root_move = best_move;
+        }
+        if best >= beta {
+            self.table.store(key, ply, best, INFINITY, best_move);
+        } else if best > original_alpha {
+            self.table.store(key, ply, best, best, best_move);
+        } else {
+            self.table.store(key, ply, -INFINITY, best, None);
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Settings;
+    use crate::game::connect4::Connect4;
+    use crate::game::tictactoe::TicTacToe;
+    use crate::search::reference;
+
+    fn play<G: Game>(moves: &[&str]) -> G {
+        let mut pos = G::start(&Settings::default()).unwrap();
+        for m in moves {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+        pos
+    }
+
+    /// Every position reachable in `plies` from `pos` whose game is not over.
+    fn positions<G: Game>(pos: &mut G, plies: u32, out: &mut Vec<G>) {
+        if pos.outcome().is_some() {
+            return;
+        }
+        out.push(pos.clone());
+        if plies == 0 {
+            return;
+        }
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        for mv in moves {
+            pos.make_move(mv);
+            positions(pos, plies - 1, out);
+            pos.unmake_move(mv);
+        }
+    }
+
+    /// The solver's exact value and its best move's value both equal plain
+    /// negamax searched to the end of the game.
+    fn agrees_with_negamax<G: Game>(pos: &G, solver: &mut Solver<G>, depth: i32) {
+        solver.clear();
+        let solved = solver.solve(pos, false).unwrap();
+        let exact = reference::negamax(&mut pos.clone(), depth, false);
+        assert_eq!(solved.score, exact, "{}", pos.to_fen());
+        let mv = solved.best.unwrap();
+        let mut child = pos.clone();
+        child.make_move(mv);
+        let after = -reference::negamax(&mut child, depth - 1, false);
+        // negamax's scores are relative to its own root: one ply deeper.
+        let shifted = if after.abs() >= MATE_BOUND {
+            after - after.signum()
+        } else {
+            after
+        };
+        assert_eq!(shifted, exact, "best move {mv:?} of {}", pos.to_fen());
+        solver.clear();
+        let weak = solver.solve(pos, true).unwrap();
+        assert_eq!(weak.score.signum(), exact.signum(), "{}", pos.to_fen());
+    }
+
+    #[test]
+    fn tic_tac_toe_matches_negamax_everywhere() {
+        let mut all = Vec::new();
+        positions(&mut play::<TicTacToe>(&[]), 9, &mut all);
+        assert!(all.len() > 4000);
+        let mut solver = Solver::<TicTacToe>::new(1).unwrap();
+        for pos in all.iter().step_by(7) {
+            agrees_with_negamax(pos, &mut solver, 10);
+        }
+        solver.clear();
+        let start = solver.solve(&all[0], false).unwrap();
+        assert_eq!(start.score, 0, "tic-tac-toe is a draw");
+    }
+
+    #[test]
+    fn connect4_endgames_match_negamax() {
+        // Late positions of two of Pons' test lines, and every position a
+        // few plies on from them.
+        let mut solver = Solver::<Connect4>::new(1).unwrap();
+        for line in [
+            "742234173564774116613357347324256",
+            "225257625346224411156336534367135",
+        ] {
+            let mut root = play::<Connect4>(&[]);
+            for ch in line.chars() {
+                let mv = root.parse_move(&ch.to_string()).unwrap();
+                root.make_move(mv);
+            }
+            let mut all = Vec::new();
+            positions(&mut root, 3, &mut all);
+            assert!(all.len() > 20, "{}", all.len());
+            for pos in &all {
+                let left = pos.plies_left_bound().unwrap() as i32;
+                agrees_with_negamax(pos, &mut solver, left + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn scale_round_trips_and_pivots_stay_inside() {
+        for left in [9, 10, 41, 42] {
+            let scale = Scale { left };
+            for k in -(left / 2)..=(left + 1) / 2 {
+                assert_eq!(scale.of(scale.score(k)), k, "left {left}, k {k}");
+            }
+            for (lo, hi) in [(-(MATE - 2), MATE - 1), (-1, 1), (0, 1), (-1, 0)] {
+                let p = scale.pivot(lo, hi);
+                assert!(lo <= p && p < hi, "{lo} {hi} {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn bounds_are_compact_and_round_trip() {
+        assert!(std::mem::size_of::<Entry<u8>>() <= 8);
+        for ply in [0, 5, 40] {
+            for n in 1..=COMPACT_PLIES.min(MAX_PLY as i32 - ply as i32) {
+                for s in [MATE - n, -(MATE - n)] {
+                    let root = from_table(s, ply);
+                    for down in [true, false] {
+                        assert_eq!(expand(compact(root, ply, down), ply), root);
+                    }
+                }
+            }
+            assert_eq!(expand(compact(0, ply, true), ply), 0);
+            assert_eq!(expand(compact(INFINITY, ply, false), ply), INFINITY);
+            assert_eq!(expand(compact(-INFINITY, ply, true), ply), -INFINITY);
+        }
+        // Too long to hold: rounded to a draw bound on the safe side.
+        let late_win = MATE - 127;
+        assert_eq!(expand(compact(late_win, 0, true), 0), 0);
+        assert_eq!(expand(compact(late_win, 0, false), 0), INFINITY);
+        assert_eq!(expand(compact(-late_win, 0, false), 0), 0);
+        assert_eq!(expand(compact(-late_win, 0, true), 0), -INFINITY);
+    }
+
+    #[test]
+    fn a_stop_returns_none() {
+        let mut solver = Solver::<Connect4>::new(1).unwrap();
+        solver.set_limits(Arc::new(AtomicBool::new(false)), None, 1000);
+        assert!(solver.solve(&play::<Connect4>(&[]), false).is_none());
+        assert_eq!(solver.nodes(), 1000);
+    }
+}
