@@ -21,6 +21,10 @@ use crate::game::Game;
 const EXHAUSTIVE: i32 = 255;
 /// First aspiration half-window, in evaluation units.
 const ASPIRATION_WINDOW: i32 = 30;
+/// Work the game's threat search may spend on a proof at the root and at
+/// a node inside the tree (in the game's own units).
+const ROOT_THREAT_EFFORT: u64 = 50_000;
+const TREE_THREAT_EFFORT: u64 = 64;
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -316,6 +320,24 @@ impl<G: Game> Searcher<G> {
                     self.pv[ply].push(mv);
                 }
                 return hit.score;
+            }
+        }
+
+        if self.params.threat_search && (ply != 0 || self.excluded_root.is_empty()) {
+            let effort = if ply == 0 {
+                ROOT_THREAT_EFFORT
+            } else {
+                TREE_THREAT_EFFORT
+            };
+            if let Some((mv, plies)) = pos.forced_win(effort) {
+                // A proof holds at any depth.
+                let score = MATE - ply as i32 - plies as i32;
+                self.pv[ply].push(mv);
+                if self.params.transposition_table {
+                    self.tt
+                        .store(key, ply, Some(mv), score, EXHAUSTIVE, Bound::Exact);
+                }
+                return score;
             }
         }
 

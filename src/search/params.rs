@@ -13,6 +13,9 @@ pub struct SearchParams {
     pub null_move: bool,
     pub quiescence: bool,
     pub mate_distance_pruning: bool,
+    /// Ask the game for a win proved by its threat search (at the root
+    /// and in the tree); such wins may lie beyond the nominal depth.
+    pub threat_search: bool,
 }
 
 impl Default for SearchParams {
@@ -35,6 +38,7 @@ pub const SWITCHES: &[(&str, Accessor)] = &[
     ("UseNullMove", |p| &mut p.null_move),
     ("UseQuiescence", |p| &mut p.quiescence),
     ("UseMateDistancePruning", |p| &mut p.mate_distance_pruning),
+    ("UseThreatSearch", |p| &mut p.threat_search),
 ];
 
 impl SearchParams {
@@ -50,6 +54,7 @@ impl SearchParams {
             null_move: on,
             quiescence: on,
             mate_distance_pruning: on,
+            threat_search: on,
         }
     }
 
