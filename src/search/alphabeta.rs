@@ -25,6 +25,9 @@ const ASPIRATION_WINDOW: i32 = 30;
 /// a node inside the tree (in the game's own units).
 const ROOT_THREAT_EFFORT: u64 = 50_000;
 const TREE_THREAT_EFFORT: u64 = 64;
+/// With a clock, the root's threat search gets this much effort per
+/// millisecond left (a small share of the time).
+const THREAT_EFFORT_PER_MS: u64 = 20;
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -264,6 +267,18 @@ impl<G: Game> Searcher<G> {
         self.aborted
     }
 
+    /// The root's threat-search effort, less when the clock is short: the
+    /// game's threat search does not look at the clock.
+    fn root_threat_effort(&self) -> u64 {
+        match self.hard_deadline {
+            Some(t) => {
+                let left = t.saturating_duration_since(Instant::now()).as_millis() as u64;
+                (left * THREAT_EFFORT_PER_MS).clamp(TREE_THREAT_EFFORT, ROOT_THREAT_EFFORT)
+            }
+            None => ROOT_THREAT_EFFORT,
+        }
+    }
+
     fn out_of_time_or_stopped(&self) -> bool {
         self.stop.load(AtomicOrdering::Relaxed)
             || self.hard_deadline.is_some_and(|t| Instant::now() >= t)
@@ -325,7 +340,7 @@ impl<G: Game> Searcher<G> {
 
         if self.params.threat_search && (ply != 0 || self.excluded_root.is_empty()) {
             let effort = if ply == 0 {
-                ROOT_THREAT_EFFORT
+                self.root_threat_effort()
             } else {
                 TREE_THREAT_EFFORT
             };
