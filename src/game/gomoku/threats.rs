@@ -44,6 +44,8 @@ struct Entry {
 #[derive(Default)]
 pub struct VcfCache {
     entries: Vec<Entry>,
+    /// Candidate lists by depth, kept between searches.
+    lists: Vec<Vec<u16>>,
 }
 
 impl Clone for VcfCache {
@@ -164,13 +166,17 @@ impl Gomoku {
         if self.outcome().is_some() || !self.has_four_cells(color_of(self.side)) {
             return Vcf::None;
         }
+        let mut lists = std::mem::take(&mut self.vcf_cache.lists);
+        lists.resize_with(VCF_MAX_DEPTH as usize + 1, Vec::new);
         let mut budget = Budget {
             nodes: 0,
             limit: max_nodes,
             aborted: false,
-            lists: vec![Vec::new(); VCF_MAX_DEPTH as usize + 1],
+            lists,
         };
-        match self.vcf_attack(&mut budget, VCF_MAX_DEPTH) {
+        let found = self.vcf_attack(&mut budget, VCF_MAX_DEPTH);
+        self.vcf_cache.lists = budget.lists;
+        match found {
             Some((mv, plies)) => Vcf::Win(mv, plies),
             None if budget.aborted => Vcf::Unknown,
             None => Vcf::None,
