@@ -198,6 +198,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Moves worth searching at the horizon (quiescence). None by default.
     fn tactical_moves(&self, _moves: &mut Vec<Self::Move>) {}
 
+    /// A win the game proves by its own threat search (in gomoku, by
+    /// continuous fours) for the side to move: the first move and the
+    /// plies until the game is won. `effort` bounds the work in the game's
+    /// own units (nodes of its threat search). None by default.
+    fn forced_win(&mut self, _effort: u64) -> Option<(Self::Move, u32)> {
+        None
+    }
+
     /// Whether passing is a safe guess here (no zugzwang danger). Games
     /// where passing is never sound keep the default.
     fn null_move_allowed(&self) -> bool {

@@ -25,6 +25,13 @@ const ASPIRATION_WINDOW: i32 = 30;
 /// Timed searches shorter than this do not try the solver first: half of
 /// it would rarely prove anything the play search does not see.
 const SOLVER_MIN_TIME: Duration = Duration::from_millis(50);
+/// Work the game's threat search may spend on a proof at the root and at
+/// a node inside the tree (in the game's own units).
+const ROOT_THREAT_EFFORT: u64 = 50_000;
+const TREE_THREAT_EFFORT: u64 = 64;
+/// With a clock, the root's threat search gets this much effort per
+/// millisecond left (a small share of the time).
+const THREAT_EFFORT_PER_MS: u64 = 20;
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -463,6 +470,18 @@ impl<G: Game> Searcher<G> {
         self.aborted
     }
 
+    /// The root's threat-search effort, less when the clock is short: the
+    /// game's threat search does not look at the clock.
+    fn root_threat_effort(&self) -> u64 {
+        match self.hard_deadline {
+            Some(t) => {
+                let left = t.saturating_duration_since(Instant::now()).as_millis() as u64;
+                (left * THREAT_EFFORT_PER_MS).clamp(TREE_THREAT_EFFORT, ROOT_THREAT_EFFORT)
+            }
+            None => ROOT_THREAT_EFFORT,
+        }
+    }
+
     fn out_of_time_or_stopped(&self) -> bool {
         self.stop.load(AtomicOrdering::Relaxed)
             || self.hard_deadline.is_some_and(|t| Instant::now() >= t)
@@ -519,6 +538,24 @@ impl<G: Game> Searcher<G> {
                     self.pv[ply].push(mv);
                 }
                 return hit.score;
+            }
+        }
+
+        if self.params.threat_search && (ply != 0 || self.excluded_root.is_empty()) {
+            let effort = if ply == 0 {
+                self.root_threat_effort()
+            } else {
+                TREE_THREAT_EFFORT
+            };
+            if let Some((mv, plies)) = pos.forced_win(effort) {
+                // A proof holds at any depth.
+                let score = MATE - ply as i32 - plies as i32;
+                self.pv[ply].push(mv);
+                if self.params.transposition_table {
+                    self.tt
+                        .store(key, ply, Some(mv), score, EXHAUSTIVE, Bound::Exact);
+                }
+                return score;
             }
         }
 

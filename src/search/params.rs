@@ -31,6 +31,9 @@ pub struct SearchParams {
     /// Timed searches of games with a bounded length first try to solve
     /// the root exactly (the solving mode), with half the time.
     pub solver: bool,
+    /// Ask the game for a win proved by its threat search (at the root
+    /// and in the tree); such wins may lie beyond the nominal depth.
+    pub threat_search: bool,
 }
 
 impl Default for SearchParams {
@@ -54,6 +57,7 @@ pub const SWITCHES: &[(&str, Accessor)] = &[
     ("UseQuiescence", |p| &mut p.quiescence),
     ("UseMateDistancePruning", |p| &mut p.mate_distance_pruning),
     ("UseSolver", |p| &mut p.solver),
+    ("UseThreatSearch", |p| &mut p.threat_search),
 ];
 
 impl SearchParams {
@@ -71,6 +75,7 @@ impl SearchParams {
             quiescence: on,
             mate_distance_pruning: on,
             solver: on,
+            threat_search: on,
         }
     }
 

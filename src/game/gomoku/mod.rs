@@ -10,12 +10,14 @@
 pub mod openings;
 mod patterns;
 mod rules;
+pub mod threats;
 
 use std::sync::OnceLock;
 
 use self::patterns::{CellInfo, Pattern, PatternTable, THREATS, Threat, cell_info, slot};
 pub use self::rules::Rule;
 use self::rules::{BLACK, EMPTY, Lines, WALL, WHITE};
+use self::threats::{Vcf, VcfCache};
 use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
 
 /// Gomoku as the registry and the tools see it.
@@ -89,6 +91,8 @@ pub struct Gomoku {
     winner: Option<Player>,
     hash: u64,
     table: &'static PatternTable,
+    /// Threat-search results for the current search (empty in a copy).
+    vcf_cache: VcfCache,
 }
 
 impl PartialEq for Gomoku {
@@ -201,6 +205,7 @@ impl Gomoku {
             winner: None,
             hash: 0,
             table: PatternTable::for_rule(rule),
+            vcf_cache: VcfCache::default(),
         };
         for row in 0..height {
             for col in 0..width {
@@ -476,7 +481,9 @@ impl Game for Gomoku {
     }
 
     /// Seek the must: win at once if possible, else block the opponent's
-    /// five, else the empty cells near stones.
+    /// five, else against a threat of an open four or a four-three our
+    /// fours and the cells on the threatening lines, else the empty cells
+    /// near stones.
     fn search_moves(&self, moves: &mut Vec<u16>) {
         if self.outcome().is_some() {
             return;
@@ -493,6 +500,10 @@ impl Game for Gomoku {
         if moves.len() > start {
             return;
         }
+        if self.defences(me, moves) && moves.len() > start {
+            return;
+        }
+        moves.truncate(start);
         if self.stones == 0 {
             moves.push(self.index(self.height / 2, self.width / 2) as u16);
             return;
@@ -546,7 +557,13 @@ impl Game for Gomoku {
             return -10_000;
         }
         let (m, t) = ((me - 1) as usize, (them - 1) as usize);
-        let mut score = self.weight_total[m] - self.weight_total[t] + 20;
+        // Tempo: the side to move gets to use its patterns first, the
+        // opponent's are answered before they grow, so ours count
+        // (64 + TEMPO) / 64 and theirs (64 - TEMPO) / 64. Without it the
+        // score swung by some 400 between odd and even depths.
+        const TEMPO: i32 = 6;
+        let mut score =
+            (self.weight_total[m] * (64 + TEMPO) - self.weight_total[t] * (64 - TEMPO)) / 64 + 20;
         if their_fives == 0 {
             // Our move comes first: a threat we can make now outranks one
             // the opponent could make after it.
@@ -633,6 +650,14 @@ impl Game for Gomoku {
         self.stones >= 4
             && self.threats(them, Threat::Five) == 0
             && self.threats(them, Threat::OpenFour) == 0
+    }
+
+    /// A win by continuous fours (VCF) for the side to move.
+    fn forced_win(&mut self, effort: u64) -> Option<(u16, u32)> {
+        match self.vcf(effort) {
+            Vcf::Win(mv, plies) => Some((mv, plies)),
+            Vcf::None | Vcf::Unknown => None,
+        }
     }
 
     fn make_null_move(&mut self) {

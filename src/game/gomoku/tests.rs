@@ -310,3 +310,180 @@ fn notation_and_fen() {
         .is_err()
     );
 }
+
+/// Checks a claimed VCF on its own terms: the attacker's moves come from
+/// `vcf`, every legal reply of the defender is tried, and the attacker
+/// must have five within `plies`.
+fn forced_win_holds(pos: &mut Gomoku, plies: u32) -> bool {
+    let threats::Vcf::Win(mv, claimed) = pos.vcf(1_000_000) else {
+        return false;
+    };
+    if claimed > plies {
+        return false;
+    }
+    let me = pos.side_to_move();
+    pos.make_move(mv);
+    let holds = match pos.outcome() {
+        Some(Outcome::Win(p)) => p == me,
+        Some(Outcome::Draw) => false,
+        None if plies < 3 => false,
+        None => {
+            let mut replies = Vec::new();
+            pos.generate_moves(&mut replies);
+            replies.iter().all(|&r| {
+                pos.make_move(r);
+                let ok = pos.outcome().is_none() && forced_win_holds(pos, plies - 2);
+                pos.unmake_move(r);
+                ok
+            })
+        }
+    };
+    pos.unmake_move(mv);
+    holds
+}
+
+fn vcf_of(pos: &Gomoku) -> threats::Vcf {
+    pos.clone().vcf(1_000_000)
+}
+
+/// Black's blocked threes along row 7 (from d) and column 7 (from row
+/// 3) meet on h8 (row 7, col 7): a double four there. `row7` is the row.
+fn double_four(rule: Rule, row7: &str) -> Gomoku {
+    diagram(
+        rule,
+        &[
+            "", "", "", ".......o", ".......x", ".......x", ".......x", row7,
+        ],
+        Player::P1,
+    )
+}
+
+#[test]
+fn vcf_double_four_in_one_move() {
+    let pos = double_four(Rule::Freestyle, "...oxxx");
+    let h8 = cell(&pos, 7, 7);
+    assert_eq!(vcf_of(&pos), threats::Vcf::Win(h8, 3));
+    assert!(forced_win_holds(&mut pos.clone(), 3));
+    // The same stones, white to move: white has no four at all.
+    let mut white = pos.clone();
+    white.set_side(Player::P2);
+    assert_eq!(vcf_of(&white), threats::Vcf::None);
+}
+
+#[test]
+fn vcf_respects_every_rule() {
+    // Renju: the double four is forbidden for black, and no other chain
+    // of fours wins.
+    let renju = double_four(Rule::Renju, "...oxxx");
+    assert!(renju.is_forbidden(renju.index(7, 7)));
+    assert_eq!(vcf_of(&renju), threats::Vcf::None);
+    // Standard: h8 would make a row four whose five-point i8 gives six.
+    let overline = "...oxxx..x";
+    let free = double_four(Rule::Freestyle, overline);
+    assert!(matches!(vcf_of(&free), threats::Vcf::Win(_, 3)));
+    assert!(forced_win_holds(&mut free.clone(), 3));
+    assert_eq!(
+        vcf_of(&double_four(Rule::Standard, overline)),
+        threats::Vcf::None
+    );
+    // Caro: the row five would be blocked at both ends.
+    let blocked = "...oxxx..o";
+    assert!(matches!(
+        vcf_of(&double_four(Rule::Freestyle, blocked)),
+        threats::Vcf::Win(_, 3)
+    ));
+    assert_eq!(
+        vcf_of(&double_four(Rule::Caro, blocked)),
+        threats::Vcf::None
+    );
+}
+
+#[test]
+fn renju_white_wins_through_a_forbidden_block() {
+    // White's diagonal e11-g9 is blocked at c13 and i7 by black. White d12
+    // leaves h8 as the one five-point, and h8 is a double three for black.
+    let rows = [
+        "",
+        "",
+        "..x",
+        "",
+        "....o",
+        ".....o.x",
+        "......ox",
+        ".....xx",
+        "........x",
+    ];
+    let renju = diagram(Rule::Renju, &rows, Player::P2);
+    let h8 = renju.index(7, 7);
+    assert!(renju.is_forbidden(h8));
+    let d4 = cell(&renju, 3, 3);
+    assert_eq!(vcf_of(&renju), threats::Vcf::Win(d4, 3));
+    assert!(forced_win_holds(&mut renju.clone(), 3));
+    // In freestyle black simply blocks.
+    let free = diagram(Rule::Freestyle, &rows, Player::P2);
+    assert_eq!(vcf_of(&free), threats::Vcf::None);
+}
+
+#[test]
+fn vcf_in_two_fours() {
+    // g8 (row 7, col 6) is missing from the row; black gets it with a
+    // four down column 6 (g7-g5 black, g4 white), white must answer g9,
+    // and h8 is then a double four.
+    let pos = diagram(
+        Rule::Freestyle,
+        &[
+            "", "", "", ".......o", ".......x", ".......x", ".......x", "...oxx", "......x",
+            "......x", "......x", "......o",
+        ],
+        Player::P1,
+    );
+    assert!(matches!(vcf_of(&pos), threats::Vcf::Win(_, 5)));
+    assert!(forced_win_holds(&mut pos.clone(), 5));
+}
+
+#[test]
+fn no_vcf_is_proved_with_little_work() {
+    // A lone blocked three: one four, one block, nothing more.
+    let pos = diagram(
+        Rule::Freestyle,
+        &["", "", "", "", "", "", "", "...oxxx"],
+        Player::P1,
+    );
+    assert_eq!(pos.clone().vcf(10), threats::Vcf::None);
+    // A middle game with fours on both sides but no win by fours.
+    let mut pos = Gomoku::start(&settings(Rule::Freestyle)).unwrap();
+    for m in [
+        "h8", "i9", "h9", "h10", "g8", "i8", "h7", "h6", "i10", "j11",
+    ] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make_move(mv);
+    }
+    assert_eq!(pos.clone().vcf(2_000), threats::Vcf::None);
+}
+
+#[test]
+fn every_vcf_found_in_random_games_holds() {
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+    for rule in Rule::ALL {
+        let mut wins = 0;
+        for _ in 0..12 {
+            let mut pos = Gomoku::start(&settings(rule)).unwrap();
+            for _ in 0..40 {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                if let threats::Vcf::Win(_, plies) = vcf_of(&pos) {
+                    assert!(forced_win_holds(&mut pos, plies), "{rule} {}", pos.to_fen());
+                    wins += 1;
+                }
+                let mut moves = Vec::new();
+                pos.search_moves(&mut moves);
+                let &mv = moves.choose(&mut rng).unwrap();
+                pos.make_move(mv);
+            }
+        }
+        assert!(wins >= 10, "{rule}: only {wins} VCF positions met");
+    }
+}
