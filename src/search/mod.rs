@@ -6,6 +6,7 @@ pub mod ordering;
 pub mod params;
 pub mod reference;
 pub mod score;
+pub mod stats;
 pub mod time;
 pub mod tt;
 
