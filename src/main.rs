@@ -49,6 +49,26 @@ enum Command {
         #[arg(long)]
         file: Option<std::path::PathBuf>,
     },
+    /// Search the same positions with a ladder of search configurations
+    /// (minimax, alpha-beta, each enhancement added, each removed from the
+    /// full search); per configuration and depth: nodes, time, effective
+    /// branching factor, first-move cutoff share, table hit rate.
+    Compare {
+        /// Positions, one line of moves from the start each (an empty line
+        /// is the start); the game's bench positions when absent.
+        #[arg(long, value_name = "FILE")]
+        positions: Option<std::path::PathBuf>,
+        /// Deepest depth (default: the smallest bench depth of the game).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// A configuration stops deepening once its next depth is
+        /// predicted to pass this many nodes.
+        #[arg(long, default_value_t = 3_000_000)]
+        max_nodes: u64,
+        /// CSV: config,depth,nodes,time_ms,ebf,first_move_cutoff,tt_hit_rate,...
+        #[arg(long)]
+        csv: bool,
+    },
     /// Speak the Piskvork (Gomocup) protocol, as pbrain-ply does.
     Piskvork,
     /// Referee a match between engines over pipes (UGI, or Piskvork for
@@ -184,6 +204,8 @@ fn honoured_flags(command: &Option<Command>) -> (&'static str, &'static [&'stati
         // Fixed positions of every game's default variant, fixed tables.
         Some(Command::Bench) => ("bench", &["game"]),
         Some(Command::Solve { .. }) => ("solve", &["game", "size", "rule", "hash"]),
+        // Every search has its own fresh table of 16 MB.
+        Some(Command::Compare { .. }) => ("compare", &["game", "size", "rule"]),
         // The manager chooses board and rule; max_memory sizes the table.
         Some(Command::Piskvork) => ("piskvork", &[]),
         // The engines keep their own tables.
@@ -230,6 +252,31 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Some(Command::Bench) => {
             tools::bench::run(cli.game.as_deref(), SearchParams::default(), &mut stdout).map(|_| ())
+        }
+        Some(Command::Compare {
+            positions,
+            depth,
+            max_nodes,
+            csv,
+        }) => {
+            let positions = match positions {
+                Some(path) => Some(
+                    std::fs::read_to_string(path)?
+                        .lines()
+                        .map(str::to_string)
+                        .collect(),
+                ),
+                None => None,
+            };
+            let options = tools::compare::CompareOptions {
+                game,
+                settings,
+                positions,
+                depth,
+                max_nodes,
+                csv,
+            };
+            tools::compare::run(&options, &mut stdout).map(|_| ())
         }
         Some(Command::Piskvork) => {
             ply::protocol::piskvork::run(BufReader::new(io::stdin()), Writer::stdout())

@@ -1,6 +1,7 @@
 //! Command-line tools beside the protocols: perft, bench, solve, play, match.
 
 pub mod bench;
+pub mod compare;
 pub mod r#match;
 pub mod perft;
 pub mod play;
