@@ -281,3 +281,63 @@ fn write_table(rows: &[Row], out: &mut dyn Write) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measure(depth: u32) -> Vec<Row> {
+        let options = CompareOptions {
+            game: "tictactoe".into(),
+            settings: Settings::default(),
+            positions: Some(vec![String::new()]),
+            depth: Some(depth),
+            max_nodes: 1_000_000,
+            csv: true,
+        };
+        run(&options, &mut Vec::new()).unwrap()
+    }
+
+    #[test]
+    fn minimax_counts_every_node_of_the_full_tree() {
+        // No game ends before ply 5: 1 + 9 + 9*8 + 9*8*7 + 9*8*7*6.
+        let rows = measure(4);
+        let minimax = rows
+            .iter()
+            .find(|r| r.config == "minimax" && r.depth == 4)
+            .unwrap();
+        assert_eq!(minimax.nodes, 1 + 9 + 72 + 504 + 3024);
+    }
+
+    #[test]
+    fn node_counts_are_the_same_on_every_run() {
+        let first = measure(5);
+        let second = measure(5);
+        let key = |rows: &[Row]| -> Vec<(String, u32, u64, u64, u64)> {
+            rows.iter()
+                .map(|r| {
+                    (
+                        r.config.clone(),
+                        r.depth,
+                        r.nodes,
+                        r.stats.cutoffs,
+                        r.stats.tt_hits,
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(key(&first), key(&second));
+        for name in ["minimax", "alphabeta", "full"] {
+            assert!(first.iter().any(|r| r.config == name && r.depth == 5));
+        }
+        // Pruning never searches more than the full tree.
+        let at = |name: &str| {
+            first
+                .iter()
+                .find(|r| r.config == name && r.depth == 5)
+                .unwrap()
+                .nodes
+        };
+        assert!(at("alphabeta") < at("minimax"));
+    }
+}
