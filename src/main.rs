@@ -69,6 +69,17 @@ enum Command {
         #[arg(long)]
         csv: bool,
     },
+    /// Print the tree of a small search: each node's alpha/beta window,
+    /// value, cutoffs and table answers, as indented text or Graphviz DOT.
+    Trace {
+        /// Start from this position instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long)]
+        depth: u32,
+        #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+        format: TraceFormat,
+    },
     /// Speak the Piskvork (Gomocup) protocol, as pbrain-ply does.
     Piskvork,
     /// Referee a match between engines over pipes (UGI, or Piskvork for
@@ -169,6 +180,12 @@ enum Order {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum TraceFormat {
+    Text,
+    Dot,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum Side {
     First,
     Second,
@@ -206,6 +223,7 @@ fn honoured_flags(command: &Option<Command>) -> (&'static str, &'static [&'stati
         Some(Command::Solve { .. }) => ("solve", &["game", "size", "rule", "hash"]),
         // Every search has its own fresh table of 16 MB.
         Some(Command::Compare { .. }) => ("compare", &["game", "size", "rule"]),
+        Some(Command::Trace { .. }) => ("trace", &["game", "size", "rule"]),
         // The manager chooses board and rule; max_memory sizes the table.
         Some(Command::Piskvork) => ("piskvork", &[]),
         // The engines keep their own tables.
@@ -277,6 +295,20 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 csv,
             };
             tools::compare::run(&options, &mut stdout).map(|_| ())
+        }
+        Some(Command::Trace { fen, depth, format }) => {
+            let events = tools::trace::events(
+                &game,
+                &settings,
+                fen.as_deref(),
+                depth,
+                SearchParams::default(),
+            )?;
+            match format {
+                TraceFormat::Text => tools::trace::text(&events, &mut stdout)?,
+                TraceFormat::Dot => tools::trace::dot(&events, &mut stdout)?,
+            }
+            Ok(())
         }
         Some(Command::Piskvork) => {
             ply::protocol::piskvork::run(BufReader::new(io::stdin()), Writer::stdout())

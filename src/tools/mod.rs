@@ -6,6 +6,7 @@ pub mod r#match;
 pub mod perft;
 pub mod play;
 pub mod solve;
+pub mod trace;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
