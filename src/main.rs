@@ -52,6 +52,37 @@ enum Command {
         #[arg(long)]
         weak: bool,
     },
+    /// Search the same positions with a ladder of search configurations
+    /// (minimax, alpha-beta, each enhancement added, each removed from the
+    /// full search); per configuration and depth: nodes, time, effective
+    /// branching factor, first-move cutoff share, table hit rate.
+    Compare {
+        /// Positions, one line of moves from the start each (an empty line
+        /// is the start); the game's bench positions when absent.
+        #[arg(long, value_name = "FILE")]
+        positions: Option<std::path::PathBuf>,
+        /// Deepest depth (default: the smallest bench depth of the game).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// A configuration stops deepening once its next depth is
+        /// predicted to pass this many nodes.
+        #[arg(long, default_value_t = 3_000_000)]
+        max_nodes: u64,
+        /// CSV: config,depth,nodes,time_ms,ebf,first_move_cutoff,tt_hit_rate,...
+        #[arg(long)]
+        csv: bool,
+    },
+    /// Print the tree of a small search: each node's alpha/beta window,
+    /// value, cutoffs and table answers, as indented text or Graphviz DOT.
+    Trace {
+        /// Start from this position instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long)]
+        depth: u32,
+        #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+        format: TraceFormat,
+    },
     /// Speak the Piskvork (Gomocup) protocol, as pbrain-ply does.
     Piskvork,
     /// Referee a match between engines over pipes (UGI, or Piskvork for
@@ -152,6 +183,12 @@ enum Order {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum TraceFormat {
+    Text,
+    Dot,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum Side {
     First,
     Second,
@@ -187,6 +224,9 @@ fn honoured_flags(command: &Option<Command>) -> (&'static str, &'static [&'stati
         // Fixed positions of every game's default variant, fixed tables.
         Some(Command::Bench) => ("bench", &["game"]),
         Some(Command::Solve { .. }) => ("solve", &["game", "size", "rule", "hash"]),
+        // Every search has its own fresh table of 16 MB.
+        Some(Command::Compare { .. }) => ("compare", &["game", "size", "rule"]),
+        Some(Command::Trace { .. }) => ("trace", &["game", "size", "rule"]),
         // The manager chooses board and rule; max_memory sizes the table.
         Some(Command::Piskvork) => ("piskvork", &[]),
         // The engines keep their own tables.
@@ -233,6 +273,45 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Some(Command::Bench) => {
             tools::bench::run(cli.game.as_deref(), SearchParams::default(), &mut stdout).map(|_| ())
+        }
+        Some(Command::Compare {
+            positions,
+            depth,
+            max_nodes,
+            csv,
+        }) => {
+            let positions = match positions {
+                Some(path) => Some(
+                    std::fs::read_to_string(path)?
+                        .lines()
+                        .map(str::to_string)
+                        .collect(),
+                ),
+                None => None,
+            };
+            let options = tools::compare::CompareOptions {
+                game,
+                settings,
+                positions,
+                depth,
+                max_nodes,
+                csv,
+            };
+            tools::compare::run(&options, &mut stdout).map(|_| ())
+        }
+        Some(Command::Trace { fen, depth, format }) => {
+            let events = tools::trace::events(
+                &game,
+                &settings,
+                fen.as_deref(),
+                depth,
+                SearchParams::default(),
+            )?;
+            match format {
+                TraceFormat::Text => tools::trace::text(&events, &mut stdout)?,
+                TraceFormat::Dot => tools::trace::dot(&events, &mut stdout)?,
+            }
+            Ok(())
         }
         Some(Command::Piskvork) => {
             ply::protocol::piskvork::run(BufReader::new(io::stdin()), Writer::stdout())

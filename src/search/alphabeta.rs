@@ -13,6 +13,7 @@ use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MAX_PLY, Score, is_mate};
 use super::solver::Solver;
+use super::stats::SearchStats;
 use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
@@ -116,6 +117,8 @@ pub struct Searcher<G: Game> {
     pub params: SearchParams,
     /// Root moves to leave out (for n-best analysis).
     pub excluded_root: Vec<G::Move>,
+    /// Counters of the last search (they never steer it).
+    pub stats: SearchStats,
     tt: TranspositionTable<G::Move>,
     /// The solving mode, with a table of the play table's size: allocated
     /// with the searcher for games of bounded length, else on first use.
@@ -146,6 +149,7 @@ impl<G: Game> Searcher<G> {
         Ok(Searcher {
             params,
             excluded_root: Vec::new(),
+            stats: SearchStats::default(),
             tt: TranspositionTable::new(hash_mb)?,
             solver: Self::solver_if_bounded(hash_mb),
             solver_resident: false,
@@ -223,6 +227,7 @@ impl<G: Game> Searcher<G> {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.stop = stop;
         self.nodes = 0;
+        self.stats.reset();
         self.aborted = false;
         if let Some(proof) = limits.solve {
             if !self.solver_resident
@@ -487,7 +492,26 @@ impl<G: Game> Searcher<G> {
             || self.hard_deadline.is_some_and(|t| Instant::now() >= t)
     }
 
+    /// [`Self::negamax_node`], its entry and value noted when tracing.
     fn negamax(
+        &mut self,
+        pos: &mut G,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        null_ok: bool,
+    ) -> i32 {
+        if !self.stats.tracing() {
+            return self.negamax_node(pos, depth, ply, alpha, beta, null_ok);
+        }
+        self.stats.enter(ply, depth, alpha, beta);
+        let value = self.negamax_node(pos, depth, ply, alpha, beta, null_ok);
+        self.stats.exit(value);
+        value
+    }
+
+    fn negamax_node(
         &mut self,
         pos: &mut G,
         depth: i32,
@@ -521,9 +545,13 @@ impl<G: Game> Searcher<G> {
 
         let key = pos.hash();
         let mut tt_move = None;
+        if self.params.transposition_table {
+            self.stats.tt_probes += 1;
+        }
         if self.params.transposition_table
             && let Some(hit) = self.tt.probe(key, ply)
         {
+            self.stats.tt_hits += 1;
             tt_move = hit.mv;
             let usable = match hit.bound {
                 Bound::Exact => true,
@@ -537,6 +565,7 @@ impl<G: Game> Searcher<G> {
                 if let (Some(mv), Bound::Exact) = (hit.mv, hit.bound) {
                     self.pv[ply].push(mv);
                 }
+                self.stats.table_cutoff(hit.score);
                 return hit.score;
             }
         }
@@ -568,6 +597,9 @@ impl<G: Game> Searcher<G> {
             && pos.evaluate() >= beta
         {
             let reduction = if depth >= 7 { 3 } else { 2 };
+            if self.stats.tracing() {
+                self.stats.next_move("null".to_string());
+            }
             pos.make_null_move();
             let score = -self.negamax(pos, depth - 1 - reduction, ply + 1, -beta, -beta + 1, false);
             pos.unmake_null_move();
@@ -599,6 +631,9 @@ impl<G: Game> Searcher<G> {
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
             let mv = moves[i];
+            if self.stats.tracing() {
+                self.stats.next_move(pos.move_to_string(mv));
+            }
             pos.make_move(mv);
             let score = if i == 0 || !self.params.pvs {
                 -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, true)
@@ -621,6 +656,7 @@ impl<G: Game> Searcher<G> {
                     best_move = Some(mv);
                     self.update_pv(ply, mv);
                     if score >= beta {
+                        self.stats.cutoff(i);
                         self.ordering
                             .record_cutoff(pos, &self.params, ply, depth, mv, &moves[..i]);
                         break;
@@ -662,6 +698,7 @@ impl<G: Game> Searcher<G> {
             return Some(0);
         }
         self.nodes += 1;
+        self.stats.node(ply);
         self.seldepth = self.seldepth.max(ply);
         pos.outcome()
             .map(|outcome| score::terminal(outcome, pos.side_to_move(), ply))

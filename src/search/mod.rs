@@ -9,6 +9,7 @@ pub mod reference;
 pub mod score;
 pub mod slab;
 pub mod solver;
+pub mod stats;
 pub mod time;
 pub mod tt;
 

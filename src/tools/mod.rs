@@ -1,10 +1,12 @@
 //! Command-line tools beside the protocols: perft, bench, solve, play, match.
 
 pub mod bench;
+pub mod compare;
 pub mod r#match;
 pub mod perft;
 pub mod play;
 pub mod solve;
+pub mod trace;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
