@@ -7,10 +7,17 @@ use crate::game::Game;
 /// Value of `pos` searched to `depth` plies, with the same leaf evaluation
 /// the searcher uses (quiescence over tactical moves when asked).
 pub fn negamax<G: Game>(pos: &mut G, depth: i32, quiescence: bool) -> i32 {
-    value(pos, depth, 0, quiescence)
+    value(pos, depth, 0, quiescence, &mut 0)
 }
 
-fn value<G: Game>(pos: &mut G, depth: i32, ply: usize, quiescence: bool) -> i32 {
+/// [`negamax`], adding the nodes it visits (quiescence nodes left out) to
+/// `nodes`: the `minimax` rung of `ply compare`.
+pub fn negamax_counted<G: Game>(pos: &mut G, depth: i32, quiescence: bool, nodes: &mut u64) -> i32 {
+    value(pos, depth, 0, quiescence, nodes)
+}
+
+fn value<G: Game>(pos: &mut G, depth: i32, ply: usize, quiescence: bool, nodes: &mut u64) -> i32 {
+    *nodes += 1;
     if depth <= 0 {
         return leaf(pos, ply, quiescence);
     }
@@ -29,7 +36,7 @@ fn value<G: Game>(pos: &mut G, depth: i32, ply: usize, quiescence: bool) -> i32 
     };
     for mv in moves {
         pos.make_move(mv);
-        best = best.max(-value(pos, depth - 1, ply + 1, quiescence));
+        best = best.max(-value(pos, depth - 1, ply + 1, quiescence, nodes));
         pos.unmake_move(mv);
     }
     best

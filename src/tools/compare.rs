@@ -13,7 +13,7 @@ use std::time::Instant;
 use crate::engine::registry;
 use crate::game::{Game, GameVisitor, Settings};
 use crate::search::params::SWITCHES;
-use crate::search::score::{self, MAX_PLY};
+use crate::search::reference;
 use crate::search::stats::SearchStats;
 use crate::search::{SearchLimits, SearchParams, Searcher};
 
@@ -159,7 +159,12 @@ impl GameVisitor for Measure {
                     match config.params {
                         None => {
                             let mut pos = root.clone();
-                            minimax(&mut pos, depth as i32, 0, &mut row.nodes);
+                            reference::negamax_counted(
+                                &mut pos,
+                                depth as i32,
+                                false,
+                                &mut row.nodes,
+                            );
                         }
                         Some(params) => {
                             let mut searcher =
@@ -187,31 +192,6 @@ impl GameVisitor for Measure {
         }
         Ok(rows)
     }
-}
-
-/// Plain negamax without pruning over the searcher's moves, counting
-/// nodes as the searcher does.
-fn minimax<G: Game>(pos: &mut G, depth: i32, ply: usize, nodes: &mut u64) -> i32 {
-    *nodes += 1;
-    if let Some(outcome) = pos.outcome() {
-        return score::terminal(outcome, pos.side_to_move(), ply);
-    }
-    if depth <= 0 || ply >= MAX_PLY {
-        return pos.evaluate();
-    }
-    let mut moves = Vec::new();
-    pos.search_moves(&mut moves);
-    let mut best = if moves.is_empty() {
-        0
-    } else {
-        -score::INFINITY
-    };
-    for mv in moves {
-        pos.make_move(mv);
-        best = best.max(-minimax(pos, depth - 1, ply + 1, nodes));
-        pos.unmake_move(mv);
-    }
-    best
 }
 
 /// Nodes of this depth over nodes of the depth before (1 before depth 1).
