@@ -1,5 +1,7 @@
 //! The command-line tools through the real binary.
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 
@@ -277,17 +279,8 @@ fn solve_reports_malformed_lines_on_stderr() {
 
 #[test]
 fn solve_ends_quietly_when_its_reader_goes_away() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command as Process, Stdio};
-    let mut child = Process::new(assert_cmd::cargo::cargo_bin("ply"))
-        .args(["solve", "--game", "tictactoe"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    use std::io::{BufRead, Write};
+    let (child, mut stdin, mut stdout) = common::spawn_ply(&["solve", "--game", "tictactoe"]);
     writeln!(stdin, "a1 a2 b2 c1").unwrap();
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();

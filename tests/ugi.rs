@@ -408,17 +408,8 @@ fn node_limited_searches_are_reproducible() {
 
 #[test]
 fn a_closed_stdout_ends_the_engine_quietly() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ply"))
-        .args(["--game", "connect4"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    use std::io::{BufRead, Write};
+    let (mut child, mut stdin, mut stdout) = common::spawn_ply(&["--game", "connect4"]);
     writeln!(stdin, "isready").unwrap();
     let mut line = String::new();
     stdout.read_line(&mut line).unwrap();

@@ -174,3 +174,18 @@ pub fn peak_resident_bytes(pid: u32) -> u64 {
         .expect("VmHWM in /proc/PID/status");
     kb * 1024
 }
+
+/// `ply` with `args` on raw pipes, for tests that close one end themselves:
+/// the process, its stdin, and its stdout read line by line.
+pub fn spawn_ply(args: &[&str]) -> (Child, ChildStdin, BufReader<std::process::ChildStdout>) {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ply"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ply starts");
+    let stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    (child, stdin, stdout)
+}
