@@ -62,8 +62,17 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         positions: Option<std::path::PathBuf>,
         /// Deepest depth (default: the smallest bench depth of the game).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "movetime")]
         depth: Option<u32>,
+        /// Milliseconds per position instead of a depth: reports the depth
+        /// each configuration reaches (node counts then vary from run to
+        /// run).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Also write a chart of nodes (log scale) against depth per
+        /// configuration to FILE, as SVG.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
         /// A configuration stops deepening once its next depth is
         /// predicted to pass this many nodes.
         #[arg(long, default_value_t = 3_000_000)]
@@ -277,6 +286,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Compare {
             positions,
             depth,
+            movetime,
+            svg,
             max_nodes,
             csv,
         }) => {
@@ -294,10 +305,20 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 settings,
                 positions,
                 depth,
+                movetime,
                 max_nodes,
                 csv,
             };
-            tools::compare::run(&options, &mut stdout).map(|_| ())
+            let rows = tools::compare::run(&options, &mut stdout)?;
+            if let Some(path) = svg {
+                let budget = match movetime {
+                    Some(ms) => format!("{ms} ms per position"),
+                    None => "by depth".to_string(),
+                };
+                let title = format!("ply compare: {} ({budget})", options.game);
+                std::fs::write(&path, tools::compare::svg(&rows, &title))?;
+            }
+            Ok(())
         }
         Some(Command::Trace { fen, depth, format }) => {
             let events = tools::trace::events(

@@ -143,3 +143,106 @@ pub fn dot(events: &[TraceEvent], out: &mut dyn Write) -> std::io::Result<()> {
     }
     writeln!(out, "}}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tic-tac-toe, X to move; O threatens b1 (column b), so every X move
+    /// but b1 loses at once:
+    ///
+    /// ```text
+    /// x o x
+    /// . o .
+    /// . . .
+    /// ```
+    const FEN: &str = "xox/1o1/3 x";
+
+    /// Every line below was checked by hand: values are the side to
+    /// move's; depth 1 runs first (iterative deepening); the first move
+    /// gets the full window narrowed by mate-distance pruning, the others
+    /// a null window (PVS) and a re-search when they land inside it (b1 at
+    /// depth 1); at depth 2 every X move but b1 meets O's win on b1, a
+    /// cutoff, worth 29998 (a win two plies from the root).
+    const EXPECTED: &str = "\
+root depth 1 window [-inf, +inf]
+  a1 depth 0 window [-29999, 30000]
+    = -3
+  c1 depth 0 window [-4, -3]
+    = -3
+  b1 depth 0 window [-4, -3]
+    = -6
+  b1 depth 0 window [-29999, -3]
+    = -6
+  a2 depth 0 window [-7, -6]
+    = -3
+  c2 depth 0 window [-7, -6]
+    = -3
+  = 6
+root depth 2 window [-inf, +inf]
+  b1 depth 1 window [-29999, 30000]
+    a1 depth 0 window [-29998, 29999]
+      = 0
+    c1 depth 0 window [-1, 0]
+      = 0
+    a2 depth 0 window [-1, 0]
+      = -4
+    a2 depth 0 window [-29998, 0]
+      = -4
+    c2 depth 0 window [-5, -4]
+      = -4
+    = 4
+  a1 depth 1 window [3, 4]
+    c1 depth 0 window [-4, -3]
+      = -3
+    b1 depth 0 window [-4, -3]
+      = -29998
+      cutoff by move 2 tried
+    = 29998
+  c1 depth 1 window [3, 4]
+    b1 depth 0 window [-4, -3]
+      = -29998
+      cutoff by move 1 tried
+    = 29998
+  a2 depth 1 window [3, 4]
+    b1 depth 0 window [-4, -3]
+      = -29998
+      cutoff by move 1 tried
+    = 29998
+  c2 depth 1 window [3, 4]
+    b1 depth 0 window [-4, -3]
+      = -29998
+      cutoff by move 1 tried
+    = 29998
+  = -4
+";
+
+    /// The text trace of the search of [`FEN`] to `depth`, all switches on.
+    fn trace(depth: u32) -> String {
+        let params = SearchParams::default();
+        let events = events("tictactoe", &Settings::default(), Some(FEN), depth, params);
+        let mut out = Vec::new();
+        text(&events.unwrap(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_trace_of_a_tiny_tictactoe_search_is_exact() {
+        assert_eq!(trace(2), EXPECTED);
+    }
+
+    #[test]
+    fn table_answers_appear_in_a_deeper_trace() {
+        // Depth 3 reaches positions already searched through another
+        // move order; the table answers them.
+        let text = trace(3);
+        assert_eq!(text.matches("table answers").count(), 3);
+        // Every node entered is left: as many values as nodes.
+        let entered = text.lines().filter(|l| l.contains(" window [")).count();
+        let left = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("= "))
+            .count();
+        assert_eq!(entered, left);
+    }
+}
