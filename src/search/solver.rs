@@ -145,10 +145,30 @@ fn expand(c: i8, ply: usize) -> i32 {
 /// Clearing starts a new generation, which changes every position's check,
 /// so that entries of older ones no longer match: solving many small
 /// positions, each from a cleared table, costs nothing for the clearing.
+///
+/// After a clear only the first [`FIRST_ACTIVE`] entries are used, a part
+/// that stays in the processor's cache; it grows fourfold, entries moving
+/// to their new slots, each time the solve has written new positions into
+/// a quarter of it, up to the whole table. A small solve then seldom
+/// waits on main memory, and a large one keeps what it learned.
 struct BoundTable<M: Copy> {
     entries: Slab<Entry<M>>,
     salt: u32,
+    /// Entries in use: slots are chosen among the first `active`.
+    active: usize,
+    /// Positions written into a slot that held another one since the
+    /// last growth.
+    fresh: usize,
 }
+
+/// Key bits an entry keeps (its check and seven more): they choose its
+/// slot too, and two positions of the same bits are taken for the same.
+const KEPT_BITS: u32 = 39;
+const KEPT: u64 = (1 << KEPT_BITS) - 1;
+
+/// Entries in use after a clear: 512 KB of 8-byte entries, about half of
+/// one core's second-level cache.
+const FIRST_ACTIVE: usize = 1 << 16;
 
 impl<M: Copy + Default + PartialEq> BoundTable<M> {
     fn new(megabytes: usize) -> Result<Self, String> {
@@ -158,24 +178,61 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
         // so all-zero bytes are an entry (one that knows nothing).
         let entries = unsafe { Slab::zeroed(count) }
             .map_err(|e| format!("cannot allocate a {megabytes} MB solver table: {e}"))?;
-        Ok(BoundTable { entries, salt: 0 })
+        let active = FIRST_ACTIVE.min(entries.len());
+        Ok(BoundTable {
+            entries,
+            salt: 0,
+            active,
+            fresh: 0,
+        })
     }
 
     fn clear(&mut self) {
         // An odd multiplier: every generation salts differently.
         self.salt = self.salt.wrapping_add(0x9E37_79B9);
+        self.active = FIRST_ACTIVE.min(self.entries.len());
+        self.fresh = 0;
     }
 
     fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+        Self::slot(key, self.active)
+    }
+
+    /// The slot of `key` among `active`: chosen by the key bits an entry
+    /// keeps ([`KEPT_BITS`]), so that growing can move every entry to its
+    /// new slot. A slot `i` of `n` holds keys whose slot among `4n` is one
+    /// of `4i..4i + 4`.
+    fn slot(key: u64, active: usize) -> usize {
+        (((key & KEPT) as u128 * active as u128) >> KEPT_BITS) as usize
+    }
+
+    /// The kept key bits of an entry written in this generation (garbage
+    /// for older ones, which no key matches but by chance).
+    fn kept_key(&self, e: &Entry<M>) -> u64 {
+        (e.check ^ self.salt) as u64 | ((e.flags & 0xFE) as u64) << 31
+    }
+
+    /// Uses four times as many slots (or all), moving each entry to its
+    /// slot among them. From the top down, so that no entry is written
+    /// over before it has moved: every one moves up, to slots already
+    /// emptied or never used.
+    fn grow(&mut self) {
+        let old = self.active;
+        let new = (old * 4).min(self.entries.len());
+        for i in (0..old).rev() {
+            let e = self.entries[i];
+            let j = Self::slot(self.kept_key(&e), new);
+            self.entries[j] = e;
+        }
+        self.active = new;
+        self.fresh = 0;
     }
 
     fn check(&self, key: u64) -> u32 {
         key as u32 ^ self.salt
     }
 
-    /// Key bits 32-38, below those that choose the slot in tables of up
-    /// to 2^25 entries: 39 bits in all tell positions of a slot apart.
+    /// Key bits 32-38: with the check's 32, the 39 bits kept.
     fn more_check(key: u64) -> u8 {
         ((key >> 31) as u8) & 0xFE
     }
@@ -206,7 +263,8 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
         let index = self.index(key);
         let e = &mut self.entries[index];
         let more = Self::more_check(key);
-        if e.check != check || e.flags & 0xFE != more {
+        let fresh = e.check != check || e.flags & 0xFE != more;
+        if fresh {
             e.check = check;
             e.set_lower(-OPEN);
             e.set_upper(OPEN);
@@ -222,6 +280,12 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
             }
         }
         e.set_upper(e.upper().min(upper));
+        if fresh {
+            self.fresh += 1;
+            if self.fresh > self.active / 4 && self.active < self.entries.len() {
+                self.grow();
+            }
+        }
     }
 }
 
@@ -645,6 +709,45 @@ mod tests {
         assert_eq!(expand(compact(late_win, 0, false), 0), INFINITY);
         assert_eq!(expand(compact(-late_win, 0, false), 0), 0);
         assert_eq!(expand(compact(-late_win, 0, true), 0), -INFINITY);
+    }
+
+    #[test]
+    fn the_table_grows_keeping_its_entries() {
+        let mut table = BoundTable::<u8>::new(8).unwrap();
+        assert_eq!(table.active, FIRST_ACTIVE);
+        // Enough positions to grow the used part once, each with bounds
+        // and a move of its own.
+        let count = FIRST_ACTIVE / 2;
+        let mut x = 0x1234_5678_9ABC_DEF0u64;
+        let keys: Vec<u64> = (0..count)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                x ^ (x >> 29)
+            })
+            .collect();
+        let value = |k: u64| MATE - 3 - (k % 20) as i32;
+        for &k in &keys {
+            table.store(k, 0, -value(k), value(k), Some((k % 7) as u8));
+        }
+        assert_eq!(table.active, 4 * FIRST_ACTIVE);
+        let mut found = 0;
+        for &k in &keys {
+            if let Some((lower, upper, mv)) = table.probe(k, 0) {
+                assert_eq!(
+                    (lower, upper, mv),
+                    (-value(k), value(k), Some((k % 7) as u8))
+                );
+                found += 1;
+            }
+        }
+        // Only slot collisions lose entries (growth without moving them
+        // would lose the first quarter-table's worth).
+        assert!(found > count * 9 / 10, "{found} of {count}");
+        table.clear();
+        assert_eq!(table.active, FIRST_ACTIVE);
+        assert!(keys.iter().all(|&k| table.probe(k, 0).is_none()));
     }
 
     #[test]
