@@ -93,7 +93,7 @@ fn bad_input_gets_an_error_line_and_changes_nothing() {
         ("go warp 3", "unknown go parameter"),
         ("setoption name Colour value red", "unknown option 'Colour'"),
         ("setoption name Hash value 0", "option Hash"),
-        ("setoption name Threads value 4", "option Threads"),
+        ("setoption name Threads value 257", "option Threads"),
         ("setoption name Game value chess", "option Game"),
         ("setoption name UseTT value perhaps", "option UseTT"),
         ("query weather", "unknown query"),
@@ -215,7 +215,14 @@ fn info_lines_have_every_field() {
             assert!(info.contains(field), "'{info}' lacks '{field}'");
         }
     }
-    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    let best = lines
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
     let pv_first = infos
         .last()
         .unwrap()
@@ -650,7 +657,8 @@ fn multipv_lines_are_distinct_and_ordered() {
     let ranked: Vec<&String> = lines.iter().filter(|l| l.contains(" multipv ")).collect();
     assert_eq!(ranked.len(), 3, "{lines:?}");
     for (k, line) in ranked.iter().enumerate() {
-        assert!(line.starts_with("info depth 8 "), "{line}");
+        // A rank proven lost early stops short of depth 8.
+        assert!(line.starts_with("info depth "), "{line}");
         assert!(line.contains(&format!(" multipv {} ", k + 1)), "{line}");
     }
     let firsts: Vec<&str> = ranked
