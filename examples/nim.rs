@@ -21,7 +21,8 @@ use ply::engine::Session;
 use ply::engine::session::GameSession;
 use ply::game::perft::perft;
 use ply::game::{
-    Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation, split_fen,
+    Boards, Description, Game, GameError, Outcome, PackedMove, Player, Settings, SolveNotation,
+    split_fen,
 };
 use ply::protocol::ugi;
 use ply::protocol::writer::Writer;
@@ -53,6 +54,18 @@ const DESCRIPTION: Description = Description {
 struct Take {
     pile: u8,
     count: u8,
+}
+
+impl PackedMove for Take {
+    fn pack(self) -> u64 {
+        self.pile as u64 | (self.count as u64) << 8
+    }
+    fn unpack(bits: u64) -> Self {
+        Take {
+            pile: bits as u8,
+            count: (bits >> 8) as u8,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

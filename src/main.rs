@@ -26,6 +26,9 @@ struct Cli {
     /// Transposition table size in MB (default 16).
     #[arg(long, global = true)]
     hash: Option<usize>,
+    /// Search threads (Lazy SMP; default 1, which is deterministic).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -41,7 +44,11 @@ enum Command {
         depth: u32,
     },
     /// Search fixed positions at fixed depth; last line "<nodes> nodes <nps> nps".
-    Bench,
+    Bench {
+        /// List the positions instead, one a line: "<game> <depth> [moves]".
+        #[arg(long)]
+        positions: bool,
+    },
     /// Solve positions exactly: reads "moves [expected-score]" lines (Pascal
     /// Pons' Connect Four test-set format) from a file or stdin.
     Solve {
@@ -228,10 +235,10 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 /// The global flags each command honours; any other given is refused.
 fn honoured_flags(command: &Option<Command>) -> (&'static str, &'static [&'static str]) {
     match command {
-        None => ("ugi", &["game", "size", "rule", "hash"]),
+        None => ("ugi", &["game", "size", "rule", "hash", "threads"]),
         Some(Command::Perft { .. }) => ("perft", &["game", "size", "rule"]),
         // Fixed positions of every game's default variant, fixed tables.
-        Some(Command::Bench) => ("bench", &["game"]),
+        Some(Command::Bench { .. }) => ("bench", &["game"]),
         Some(Command::Solve { .. }) => ("solve", &["game", "size", "rule", "hash"]),
         // Every search has its own fresh table of 16 MB.
         Some(Command::Compare { .. }) => ("compare", &["game", "size", "rule"]),
@@ -251,6 +258,7 @@ fn refuse_unhonoured_flags(cli: &Cli) -> anyhow::Result<()> {
         ("size", cli.size.is_some()),
         ("rule", cli.rule.is_some()),
         ("hash", cli.hash.is_some()),
+        ("threads", cli.threads.is_some()),
     ];
     for (flag, present) in given {
         if present && !honoured.contains(&flag) {
@@ -276,11 +284,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             &game,
             settings,
             hash,
+            cli.threads.unwrap_or(1),
         ),
         Some(Command::Perft { fen, depth }) => {
             tools::perft::run(&game, &settings, fen.as_deref(), depth, &mut stdout)
         }
-        Some(Command::Bench) => {
+        Some(Command::Bench { positions: true }) => {
+            tools::bench::list(cli.game.as_deref(), &mut stdout)
+        }
+        Some(Command::Bench { positions: false }) => {
             tools::bench::run(cli.game.as_deref(), SearchParams::default(), &mut stdout).map(|_| ())
         }
         Some(Command::Compare {

@@ -32,6 +32,9 @@ fn command() -> impl Strategy<Value = String> {
         Just("stop".to_string()),
         Just("ucinewgame".to_string()),
         Just("go infinite".to_string()),
+        Just("go ponder".to_string()),
+        Just("ponderhit".to_string()),
+        (0u64..300).prop_map(|t| format!("go ponder p1time {t} p2time {t}")),
         Just("d".to_string()),
         Just("query result".to_string()),
         (1u32..6).prop_map(|d| format!("go depth {d}")),
@@ -51,6 +54,8 @@ fn command() -> impl Strategy<Value = String> {
         ]
         .prop_map(|g| format!("setoption name Game value {g}")),
         (1u32..64).prop_map(|mb| format!("setoption name Hash value {mb}")),
+        (1u32..4).prop_map(|n| format!("setoption name Threads value {n}")),
+        (1u32..4).prop_map(|n| format!("setoption name MultiPV value {n}")),
         prop::bool::ANY.prop_map(|on| format!("setoption name UseTT value {on}")),
         Just("go depth".to_string()),
         Just("position fen 7/7 x".to_string()),
@@ -59,7 +64,7 @@ fn command() -> impl Strategy<Value = String> {
 }
 
 /// Runs `script` (a line and the pause before it) and returns the output.
-fn run(script: &[(String, u64)]) -> String {
+fn run(script: &[(String, u64)], threads: usize) -> String {
     let (reader, mut writer) = std::io::pipe().unwrap();
     let captured = Captured::default();
     let out = captured.clone();
@@ -70,6 +75,7 @@ fn run(script: &[(String, u64)]) -> String {
             "connect4",
             Settings::default(),
             1,
+            threads,
         )
     });
     for (line, pause) in script {
@@ -95,9 +101,10 @@ proptest! {
 
     #[test]
     fn any_command_stream_is_served(
-        script in prop::collection::vec((command(), 0u64..15), 1..25)
+        script in prop::collection::vec((command(), 0u64..15), 1..25),
+        threads in 1usize..=2,
     ) {
-        let output = run(&script);
+        let output = run(&script, threads);
         let served: Vec<&String> = script
             .iter()
             .map(|(line, _)| line)

@@ -19,7 +19,8 @@ fn handshake_lists_identity_and_options() {
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     for option in [
         "option name Hash type spin default 16 min 1 max",
-        "option name Threads type spin default 1 min 1 max 1",
+        "option name Threads type spin default 1 min 1 max 256",
+        "option name Ponder type check default false",
         "option name Game type combo default gomoku var gomoku var connect4 var tictactoe",
         "option name Rule type combo default freestyle var freestyle var standard var renju var caro",
         "option name BoardSize type spin default 15 min 5 max 32",
@@ -92,7 +93,7 @@ fn bad_input_gets_an_error_line_and_changes_nothing() {
         ("go warp 3", "unknown go parameter"),
         ("setoption name Colour value red", "unknown option 'Colour'"),
         ("setoption name Hash value 0", "option Hash"),
-        ("setoption name Threads value 4", "option Threads"),
+        ("setoption name Threads value 257", "option Threads"),
         ("setoption name Game value chess", "option Game"),
         ("setoption name UseTT value perhaps", "option UseTT"),
         ("query weather", "unknown query"),
@@ -214,7 +215,14 @@ fn info_lines_have_every_field() {
             assert!(info.contains(field), "'{info}' lacks '{field}'");
         }
     }
-    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    let best = lines
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
     let pv_first = infos
         .last()
         .unwrap()
@@ -324,6 +332,23 @@ fn exactly_one_bestmove_per_go_in_every_interleaving() {
         &[
             "go p1time 100 p2time 100",
             "go p1time 50 p2time 50 p1inc 10 p2inc 10",
+        ],
+        &["go ponder p1time 100 p2time 100", "ponderhit"],
+        &["go ponder p1time 100 p2time 100", "stop", "ponderhit"],
+        &["ponderhit", "go ponder depth 2", "ponderhit", "go depth 2"],
+        &["go ponder", "go ponder movetime 20", "ponderhit"],
+        &[
+            "setoption name Threads value 2",
+            "go infinite",
+            "stop",
+            "go movetime 30",
+        ],
+        &[
+            "setoption name Threads value 2",
+            "go ponder movetime 40",
+            "ponderhit",
+            "setoption name Threads value 1",
+            "go depth 4",
         ],
     ];
     for script in scripts {
@@ -519,4 +544,152 @@ fn the_last_info_line_counts_the_whole_search() {
     assert!(before.1 < 30000, "{lines:?}");
     assert_eq!(last.0, before.0, "the last completed depth: {lines:?}");
     assert_eq!(last.2, before.2, "{lines:?}");
+}
+
+#[test]
+fn pondering_holds_the_move_until_ponderhit_then_keeps_the_clock() {
+    let mut e = Engine::ply(&["--game", "connect4"]);
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves 4 4");
+    // A clock of 1 s: a normal search of it takes well under a second.
+    e.send("go ponder p1time 1000 p2time 1000");
+    let pondering = e.drain(Duration::from_millis(600));
+    assert!(
+        pondering.iter().all(|l| !l.starts_with("bestmove")),
+        "{pondering:?}"
+    );
+    assert!(pondering.iter().any(|l| l.starts_with("info depth")));
+    let hit = Instant::now();
+    e.send("ponderhit");
+    let rest = e.read_until("bestmove");
+    let took = hit.elapsed();
+    assert!(took < Duration::from_millis(900), "ponderhit took {took:?}");
+    let best = rest.last().unwrap();
+    let words: Vec<&str> = best.split_whitespace().collect();
+    assert!(
+        matches!(words[..], ["bestmove", _, "ponder", _]),
+        "a search line of two moves or more gives a ponder move: {best}"
+    );
+    // Exactly one bestmove for the go.
+    assert_eq!(e.count("bestmove"), 1);
+    ready(&mut e);
+    assert_eq!(e.count("bestmove"), 1);
+}
+
+#[test]
+fn stop_during_ponder_gives_the_one_bestmove() {
+    let mut e = Engine::ply(&["--game", "connect4"]);
+    e.send("position startpos moves 4");
+    e.send("go ponder p1time 100 p2time 100");
+    // Far beyond the clock of the go: pondering has none.
+    let lines = e.drain(Duration::from_millis(400));
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    let best = e.read_until("bestmove");
+    assert!(best.last().unwrap().starts_with("bestmove "));
+    e.send("ponderhit");
+    ready(&mut e);
+    assert_eq!(e.count("bestmove"), 1);
+}
+
+#[test]
+fn two_threads_play_legal_moves_and_stop_promptly() {
+    let mut e = Engine::ply(&["--game", "connect4", "--threads", "2"]);
+    for (moves, legal) in [("4 4 3", "1234567"), ("1 1 1 1 1 1", "234567")] {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        let start = Instant::now();
+        e.send("stop");
+        let best = e.read_until("bestmove");
+        let latency = start.elapsed();
+        assert!(
+            latency < Duration::from_millis(300),
+            "stop took {latency:?}"
+        );
+        let mv = best
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        assert!(legal.contains(mv.as_str()), "{mv} in {moves}");
+        e.send("go depth 10");
+        let best = e.read_until("bestmove");
+        let mv = best
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        assert!(legal.contains(mv.as_str()), "{mv} in {moves}");
+        assert!(
+            best.iter().any(|l| l.starts_with("info depth 10 ")),
+            "{best:?}"
+        );
+    }
+}
+
+/// `score cp N` / `score mate N` as one comparable number.
+fn score_of(line: &str) -> i64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "score").unwrap();
+    let n: i64 = words[at + 2].parse().unwrap();
+    match words[at + 1] {
+        "mate" if n > 0 => 1_000_000 - n,
+        "mate" => -1_000_000 - n,
+        _ => n,
+    }
+}
+
+#[test]
+fn multipv_lines_are_distinct_and_ordered() {
+    let mut e = Engine::ply(&["--game", "connect4"]);
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves 4 4 3");
+    e.send("go depth 8");
+    let lines = e.read_until("bestmove");
+    let ranked: Vec<&String> = lines.iter().filter(|l| l.contains(" multipv ")).collect();
+    assert_eq!(ranked.len(), 3, "{lines:?}");
+    for (k, line) in ranked.iter().enumerate() {
+        // A rank proven lost early stops short of depth 8.
+        assert!(line.starts_with("info depth "), "{line}");
+        assert!(line.contains(&format!(" multipv {} ", k + 1)), "{line}");
+    }
+    let firsts: Vec<&str> = ranked
+        .iter()
+        .map(|l| {
+            l.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{firsts:?}"
+    );
+    for pair in ranked.windows(2) {
+        assert!(score_of(pair[0]) >= score_of(pair[1]), "{pair:?}");
+    }
+    let best = lines.last().unwrap();
+    assert!(
+        best.starts_with(&format!("bestmove {} ", firsts[0])),
+        "{best}"
+    );
+    // Infinite analysis ranks again at every depth until stop.
+    e.send("go infinite");
+    let more = e.drain(Duration::from_millis(300));
+    assert!(more.iter().any(|l| l.contains(" multipv 3 ")), "{more:?}");
+    e.send("stop");
+    e.read_until("bestmove");
+    ready(&mut e);
+    assert_eq!(e.count("bestmove"), 2);
 }

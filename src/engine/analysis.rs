@@ -1,7 +1,7 @@
 //! Analysis the protocols share: the n best moves of a position, for
 //! Piskvork's `YXNBEST` (and the shape UGI's MultiPV needs).
 
-use super::{Controller, GoLimits, Score};
+use super::{Controller, GoLimits, Score, SearchSummary};
 
 /// One move of an n-best list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,18 +29,36 @@ pub fn best_moves(
         turn_limit: limits.turn_limit.map(|t| (t / n.max(1) as u64).max(1)),
         ..limits.clone()
     };
+    rank_moves(
+        n,
+        |excluded| controller.analyse(limits.clone(), excluded),
+        |rank, found, _| each(rank, found),
+    )
+}
+
+/// The ranking behind [`best_moves`] and UGI's MultiPV: `search` finds the
+/// best move leaving out the given ones (`None`: no more searching); up to
+/// `n` moves are ranked, each told to `each` with its rank (from 1) and
+/// its search's summary.
+pub fn rank_moves(
+    n: usize,
+    mut search: impl FnMut(&[String]) -> Option<SearchSummary>,
+    mut each: impl FnMut(usize, &RankedMove, &SearchSummary),
+) -> Vec<RankedMove> {
     let mut ranked: Vec<RankedMove> = Vec::with_capacity(n);
     let mut excluded: Vec<String> = Vec::with_capacity(n);
     while ranked.len() < n {
-        let Some(summary) = controller.analyse(limits.clone(), &excluded) else {
+        let Some(summary) = search(&excluded) else {
             break;
         };
-        let Some(mv) = summary.best else { break };
+        let Some(mv) = summary.best.clone() else {
+            break;
+        };
         let found = RankedMove {
             mv: mv.clone(),
-            score: summary.last.map(|line| line.score),
+            score: summary.last.as_ref().map(|line| line.score),
         };
-        each(ranked.len() + 1, &found);
+        each(ranked.len() + 1, &found, &summary);
         ranked.push(found);
         excluded.push(mv);
     }

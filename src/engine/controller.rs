@@ -12,18 +12,24 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
+use super::analysis::rank_moves;
 use super::options::{self, HASH_DEFAULT_MB, MOVE_OVERHEAD_DEFAULT_MS, OptionValue};
 use super::registry;
-use super::session::{InfoLine, SearchJob, SearchSummary, Session};
+use super::session::RepeatedSearch;
+use super::session::{HelperJob, InfoLine, SearchJob, SearchSummary, Session};
 use crate::game::{GameError, Settings};
-use crate::search::time::{GoLimits, budget};
+use crate::search::time::{GoLimits, LateClock, budget};
 use crate::search::{SearchLimits, SearchParams};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     Info(InfoLine),
-    /// `None` when the position has no legal move.
-    BestMove(Option<String>),
+    /// `best` is `None` when the position has no legal move; `ponder` is
+    /// the reply the search expects, when its line has one.
+    BestMove {
+        best: Option<String>,
+        ponder: Option<String>,
+    },
     /// Something went wrong inside the engine (a search that panicked);
     /// the engine goes on serving.
     Error(String),
@@ -33,9 +39,14 @@ pub type EventSink = Arc<dyn Fn(Event) + Send + Sync>;
 
 struct Task {
     job: SearchJob,
+    /// Helper threads' searches (Lazy SMP), stopped by `helper_stop` once
+    /// the main search is over.
+    helpers: Vec<HelperJob>,
+    helper_stop: Arc<AtomicBool>,
     stop: Arc<AtomicBool>,
-    /// Hold the best move back until `stop`, even if the search ends.
-    infinite: bool,
+    /// Hold the best move back while set (until `stop`, or `ponderhit`
+    /// for a ponder search), even if the search ends.
+    hold: Arc<AtomicBool>,
     /// The move to give if the search fails: the best so far, else the
     /// first legal move.
     fallback: Arc<Mutex<Option<String>>>,
@@ -68,6 +79,118 @@ fn run_job(job: SearchJob, fallback: &Mutex<Option<String>>, sink: &EventSink) -
     }
 }
 
+/// Runs the main search on this thread and each helper on a thread of its
+/// own; the helpers are stopped when the main search ends and joined before
+/// its summary is returned, so that the next search finds them idle.
+fn run_parallel(
+    job: SearchJob,
+    helpers: Vec<HelperJob>,
+    helper_stop: &AtomicBool,
+    fallback: &Mutex<Option<String>>,
+    sink: &EventSink,
+) -> SearchSummary {
+    if helpers.is_empty() {
+        return run_job(job, fallback, sink);
+    }
+    std::thread::scope(|scope| {
+        for helper in helpers {
+            // A helper that cannot start or panics only costs its share.
+            let _ = std::thread::Builder::new()
+                .name(SEARCH_THREAD.into())
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let _ = std::panic::catch_unwind(AssertUnwindSafe(helper));
+                });
+        }
+        let summary = run_job(job, fallback, sink);
+        helper_stop.store(true, Ordering::SeqCst);
+        summary
+    })
+}
+
+/// MultiPV: the `n` best moves of the position, each line told with its
+/// rank, the best one's summary returned. A search with a depth, node or
+/// time limit ranks once (the time shared evenly by the `n` searches); an
+/// unlimited one (`go infinite`, `go ponder`) ranks at depth 1, 2, ...
+/// until stopped, or until a `ponderhit` clock runs out.
+fn several_best(
+    mut search: RepeatedSearch,
+    n: usize,
+    limits: SearchLimits,
+    stop: &AtomicBool,
+    mut on_info: Box<dyn FnMut(InfoLine) + Send>,
+) -> SearchSummary {
+    let share = |d: Duration| (d / n as u32).max(Duration::from_millis(1));
+    let limits = SearchLimits {
+        budget: crate::search::time::Budget {
+            soft: limits.budget.soft.map(share),
+            hard: limits.budget.hard.map(share),
+        },
+        ..limits
+    };
+    let unlimited = limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.budget.hard.is_none()
+        && limits.budget.soft.is_none();
+    let mut best: Option<SearchSummary> = None;
+    for depth in 1.. {
+        if stop.load(Ordering::SeqCst) && best.is_some() {
+            break;
+        }
+        let round = SearchLimits {
+            depth: if unlimited { Some(depth) } else { limits.depth },
+            ..limits.clone()
+        };
+        let mut first = None;
+        let mut deepest = 0;
+        rank_moves(
+            n,
+            |excluded| {
+                (!stop.load(Ordering::SeqCst) || excluded.is_empty())
+                    .then(|| search(&round, excluded))
+            },
+            |rank, _, summary| {
+                if let Some(line) = &summary.last {
+                    deepest = deepest.max(line.depth);
+                    on_info(InfoLine {
+                        multipv: Some(rank),
+                        ..line.clone()
+                    });
+                }
+                if rank == 1 {
+                    first = Some(summary.clone());
+                }
+            },
+        );
+        if first.is_some() {
+            best = first;
+        }
+        let clock_out = limits
+            .late_clock
+            .as_ref()
+            .and_then(|c| c.started())
+            .is_some_and(|(from, b)| b.soft.is_some_and(|s| from.elapsed() >= s));
+        let exhausted = unlimited && deepest < depth;
+        if !unlimited || stop.load(Ordering::SeqCst) || clock_out || exhausted {
+            break;
+        }
+    }
+    best.unwrap_or(SearchSummary {
+        best: None,
+        last: None,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    })
+}
+
+/// The second move of the summary's line, when its first is the best move.
+fn expected_reply(summary: &SearchSummary) -> Option<String> {
+    let pv = &summary.last.as_ref()?.pv;
+    (pv.first() == summary.best.as_ref())
+        .then(|| pv.get(1).cloned())
+        .flatten()
+}
+
 /// Panics of search threads are caught and reported as events; keep the
 /// default hook from also printing them on stderr, which some managers
 /// read as protocol output. Other threads keep the default behaviour.
@@ -90,6 +213,10 @@ pub struct Controller {
     settings: Settings,
     hash_mb: usize,
     params: SearchParams,
+    /// Search threads per search: the main one and `threads - 1` helpers.
+    threads: usize,
+    /// Best moves searched per `go` (MultiPV), each with its info line.
+    multipv: usize,
     overhead_ms: u64,
     sink: EventSink,
     tasks: Option<Sender<Task>>,
@@ -97,8 +224,13 @@ pub struct Controller {
     wake: Sender<()>,
     stop: Arc<AtomicBool>,
     searching: bool,
-    /// The running search waits for `stop` (go infinite).
+    /// The running search waits for `stop` (go infinite, go ponder).
     infinite: bool,
+    /// The running search's hold on its best move.
+    hold: Arc<AtomicBool>,
+    /// A running ponder search: its go's limits and the clock that
+    /// `ponderhit` starts.
+    ponder: Option<(GoLimits, Arc<LateClock>)>,
     /// When the clock of the next move started, if before its `go`.
     turn_started: Option<Instant>,
     worker: Option<JoinHandle<()>>,
@@ -142,13 +274,15 @@ impl Controller {
                     while wake_rx.try_recv().is_ok() {}
                     let Task {
                         job,
+                        helpers,
+                        helper_stop,
                         stop,
-                        infinite,
+                        hold,
                         fallback,
                         reply,
                     } = task;
-                    let summary = run_job(job, &fallback, &worker_sink);
-                    while infinite && !stop.load(Ordering::SeqCst) {
+                    let summary = run_parallel(job, helpers, &helper_stop, &fallback, &worker_sink);
+                    while hold.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
                         if wake_rx.recv().is_err() {
                             break;
                         }
@@ -157,7 +291,13 @@ impl Controller {
                         Some(reply) => {
                             let _ = reply.send(summary);
                         }
-                        None => worker_sink(Event::BestMove(summary.best)),
+                        None => {
+                            let ponder = expected_reply(&summary);
+                            worker_sink(Event::BestMove {
+                                best: summary.best,
+                                ponder,
+                            })
+                        }
                     }
                     if done_tx.send(()).is_err() {
                         break;
@@ -170,6 +310,8 @@ impl Controller {
             settings,
             hash_mb,
             params,
+            threads: 1,
+            multipv: 1,
             overhead_ms: MOVE_OVERHEAD_DEFAULT_MS as u64,
             sink,
             tasks: Some(task_tx),
@@ -178,6 +320,8 @@ impl Controller {
             stop: Arc::new(AtomicBool::new(false)),
             searching: false,
             infinite: false,
+            hold: Arc::new(AtomicBool::new(false)),
+            ponder: None,
             turn_started: None,
             worker: Some(worker),
         })
@@ -238,31 +382,52 @@ impl Controller {
             planned.soft = planned.soft.map(shorten);
             planned.hard = planned.hard.map(shorten);
         }
+        let late_clock = limits.ponder.then(|| Arc::new(LateClock::default()));
         let search_limits = SearchLimits {
             depth: limits.depth,
             nodes: limits.nodes,
             budget: planned,
             solve: None,
+            late_clock: late_clock.clone(),
         };
         let sink = Arc::clone(&self.sink);
         let fallback = Arc::new(Mutex::new(self.session.legal_moves().into_iter().next()));
         let best_so_far = Arc::clone(&fallback);
-        let job = self.session.search_job(
-            search_limits,
+        let on_info: Box<dyn FnMut(InfoLine) + Send> = Box::new(move |line: InfoLine| {
+            if line.multipv.is_none_or(|k| k == 1)
+                && let Some(first) = line.pv.first()
+            {
+                *best_so_far.lock().unwrap_or_else(PoisonError::into_inner) = Some(first.clone());
+            }
+            sink(Event::Info(line))
+        });
+        let repeated = match (self.multipv, &reply) {
+            (1, _) | (_, Some(_)) => None,
+            _ => self.session.repeated_search(Arc::clone(&stop)),
+        };
+        let job: SearchJob = match repeated {
+            Some(search) => {
+                let (n, stop) = (self.multipv, Arc::clone(&stop));
+                Box::new(move || several_best(search, n, search_limits, &stop, on_info))
+            }
+            None => self
+                .session
+                .search_job(search_limits, excluded, Arc::clone(&stop), on_info),
+        };
+        let waits = limits.infinite || limits.ponder;
+        let hold = Arc::new(AtomicBool::new(waits));
+        let helper_stop = Arc::new(AtomicBool::new(false));
+        let helpers = self.session.helper_jobs(
+            self.threads.saturating_sub(1),
             excluded,
-            Arc::clone(&stop),
-            Box::new(move |line| {
-                if let Some(first) = line.pv.first() {
-                    *best_so_far.lock().unwrap_or_else(PoisonError::into_inner) =
-                        Some(first.clone());
-                }
-                sink(Event::Info(line))
-            }),
+            Arc::clone(&helper_stop),
         );
         let task = Task {
             job,
+            helpers,
+            helper_stop,
             stop,
-            infinite: limits.infinite,
+            hold: Arc::clone(&hold),
             fallback,
             reply,
         };
@@ -270,7 +435,35 @@ impl Controller {
             && tasks.send(task).is_ok()
         {
             self.searching = true;
-            self.infinite = limits.infinite;
+            self.infinite = waits;
+            self.hold = hold;
+            self.ponder = late_clock.map(|clock| (limits, clock));
+        }
+    }
+
+    /// The opponent played the move pondered on: the ponder search goes on
+    /// as a normal search under its go's clock, counted from now. Nothing
+    /// happens when no ponder search runs.
+    pub fn ponderhit(&mut self) {
+        let Some((limits, clock)) = self.ponder.take() else {
+            return;
+        };
+        if !self.is_searching() {
+            return;
+        }
+        let limits = GoLimits {
+            ponder: false,
+            ..limits
+        };
+        clock.start(budget(
+            &limits,
+            self.session.side_to_move(),
+            self.overhead_ms,
+        ));
+        if !limits.infinite {
+            self.infinite = false;
+            self.hold.store(false, Ordering::SeqCst);
+            let _ = self.wake.send(());
         }
     }
 
@@ -329,7 +522,10 @@ impl Controller {
                 self.session.set_hash(mb as usize)?;
                 self.hash_mb = mb as usize;
             }
-            ("Threads", _) => {}
+            // Accepted for managers that send it; `go ponder` is what ponders.
+            ("Ponder", _) => {}
+            ("Threads", OptionValue::Int(n)) => self.threads = n.max(1) as usize,
+            ("MultiPV", OptionValue::Int(n)) => self.multipv = n.max(1) as usize,
             ("MoveOverhead", OptionValue::Int(ms)) => self.overhead_ms = ms as u64,
             // A new game starts from its default variant.
             ("Game", OptionValue::Text(game)) => self.change_game(&game, Settings::default())?,
@@ -455,6 +651,7 @@ mod tests {
                         nps: 1,
                         time_ms: 0,
                         hashfull: 0,
+                        multipv: None,
                         pv: vec![first[1].clone()],
                     });
                 }
@@ -484,7 +681,7 @@ mod tests {
             // The error, then the best move so far (the second legal move,
             // reported by the one iteration) — and the engine goes on.
             assert!(
-                matches!(&seen[..], [Event::Info(_), Event::Error(e), Event::BestMove(Some(m))]
+                matches!(&seen[..], [Event::Info(_), Event::Error(e), Event::BestMove { best: Some(m), .. }]
                     if e.contains("deliberately broken search") && m == "b1"),
                 "round {round}: {seen:?}"
             );

@@ -8,6 +8,10 @@ use crate::search::params::SWITCHES;
 pub const HASH_DEFAULT_MB: i64 = 16;
 pub const HASH_MAX_MB: i64 = 16384;
 pub const MOVE_OVERHEAD_DEFAULT_MS: i64 = 30;
+/// Search threads (Lazy SMP): more than the machine's cores only slows it.
+pub const THREADS_MAX: i64 = 256;
+/// Best moves per search (MultiPV).
+pub const MULTIPV_MAX: i64 = 64;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
@@ -71,8 +75,7 @@ pub fn specs() -> Vec<OptionSpec> {
     let (side, min_side, max_side) = board_sides();
     let mut specs = vec![
         spin("Hash", HASH_DEFAULT_MB, 1, HASH_MAX_MB),
-        // One search thread until the search is parallel.
-        spin("Threads", 1, 1, 1),
+        spin("Threads", 1, 1, THREADS_MAX),
         spin("MoveOverhead", MOVE_OVERHEAD_DEFAULT_MS, 0, 5000),
         OptionSpec {
             name: "Game".to_string(),
@@ -90,6 +93,11 @@ pub fn specs() -> Vec<OptionSpec> {
         },
         spin("BoardSize", side, min_side, max_side),
     ];
+    specs.push(spin("MultiPV", 1, 1, MULTIPV_MAX));
+    specs.push(OptionSpec {
+        name: "Ponder".to_string(),
+        kind: OptionKind::Check { default: false },
+    });
     specs.extend(SWITCHES.iter().map(|(name, _)| OptionSpec {
         name: name.to_string(),
         kind: OptionKind::Check { default: true },
@@ -197,7 +205,8 @@ mod tests {
         );
         assert!(parse("Hash", "0").is_err());
         assert!(parse("Hash", "lots").is_err());
-        assert!(parse("Threads", "2").is_err());
+        assert_eq!(parse("threads", "2").unwrap().1, OptionValue::Int(2));
+        assert!(parse("Threads", "0").is_err());
         assert_eq!(parse("usett", "false").unwrap().1, OptionValue::Bool(false));
         assert!(parse("UseTT", "maybe").is_err());
         assert_eq!(

@@ -21,6 +21,8 @@ pub struct InfoLine {
     pub time_ms: u64,
     pub hashfull: u32,
     pub pv: Vec<String>,
+    /// The line's rank when several best moves are searched (MultiPV).
+    pub multipv: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -35,6 +37,12 @@ pub struct SearchSummary {
 /// A search ready to run on whichever thread the controller chooses.
 pub type SearchJob = Box<dyn FnOnce() -> SearchSummary + Send>;
 pub type InfoCallback = Box<dyn FnMut(InfoLine) + Send>;
+/// A search run again and again on one thread, each time with its own
+/// limits and excluded root moves, and no info lines (several best moves).
+pub type RepeatedSearch = Box<dyn FnMut(&SearchLimits, &[String]) -> SearchSummary + Send>;
+/// A helper thread's share of a parallel search: it runs until its stop
+/// flag is raised (or its search ends by itself) and reports nothing.
+pub type HelperJob = Box<dyn FnOnce() + Send>;
 
 /// After the first second, at most one info line per this interval; the
 /// last suppressed one is sent before the search ends.
@@ -70,12 +78,32 @@ pub trait Session: Send {
         stop: Arc<AtomicBool>,
         on_info: InfoCallback,
     ) -> SearchJob;
+    /// Searches of the current position for the controller to repeat
+    /// (MultiPV); `None` when the session cannot (then one line is given).
+    fn repeated_search(&self, _stop: Arc<AtomicBool>) -> Option<RepeatedSearch> {
+        None
+    }
+    /// `count` helpers for the next [`Session::search_job`] with the same
+    /// `excluded` moves (Lazy SMP: they share its table and count their
+    /// nodes into its info lines). They run until `stop`. None by default:
+    /// a session that has no helpers searches on one thread.
+    fn helper_jobs(
+        &self,
+        _count: usize,
+        _excluded: &[String],
+        _stop: Arc<AtomicBool>,
+    ) -> Vec<HelperJob> {
+        Vec::new()
+    }
 }
 
 pub struct GameSession<G: Game> {
     settings: Settings,
     position: G,
     searcher: Arc<Mutex<Searcher<G>>>,
+    /// Helper searchers kept between searches (they keep their move-ordering
+    /// memory); emptied before the table is cleared or resized.
+    helpers: Arc<Mutex<Vec<Searcher<G>>>>,
 }
 
 impl<G: Game> GameSession<G> {
@@ -85,6 +113,7 @@ impl<G: Game> GameSession<G> {
             settings,
             position,
             searcher: Arc::new(Mutex::new(Searcher::new(hash_mb, params)?)),
+            helpers: Arc::new(Mutex::new(Vec::new())),
         })
     }
 
@@ -102,6 +131,17 @@ impl<G: Game> GameSession<G> {
         // A panic inside a search must not take the engine down with it.
         self.searcher.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    fn helpers(&self) -> std::sync::MutexGuard<'_, Vec<Searcher<G>>> {
+        self.helpers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn parse_moves(&self, moves: &[String]) -> Vec<G::Move> {
+        moves
+            .iter()
+            .filter_map(|m| self.position.parse_move(m).ok())
+            .collect()
+    }
 }
 
 fn info_line<G: Game>(root: &G, report: &Report<G::Move>) -> InfoLine {
@@ -114,6 +154,7 @@ fn info_line<G: Game>(root: &G, report: &Report<G::Move>) -> InfoLine {
         nps: nodes_per_second(report.nodes, report.elapsed),
         time_ms,
         hashfull: report.hashfull,
+        multipv: None,
         pv: report
             .pv
             .iter()
@@ -180,11 +221,68 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn new_game(&mut self) {
+        self.helpers().clear();
         self.searcher().clear();
     }
 
     fn set_hash(&mut self, megabytes: usize) -> Result<(), String> {
+        self.helpers().clear();
         self.searcher().resize(megabytes)
+    }
+
+    fn repeated_search(&self, stop: Arc<AtomicBool>) -> Option<RepeatedSearch> {
+        let root = self.position.clone();
+        let searcher = Arc::clone(&self.searcher);
+        Some(Box::new(move |limits, excluded| {
+            let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+            searcher.excluded_root = excluded
+                .iter()
+                .filter_map(|m| root.parse_move(m).ok())
+                .collect();
+            let result = searcher.search(&root, limits, Arc::clone(&stop), &mut |_| {});
+            let whole = result.last.as_ref().map(|report| Report {
+                nodes: result.nodes,
+                elapsed: result.elapsed,
+                ..report.clone()
+            });
+            SearchSummary {
+                best: result.best.map(|mv| root.move_to_string(mv)),
+                last: whole.as_ref().map(|r| info_line(&root, r)),
+                nodes: result.nodes,
+                elapsed: result.elapsed,
+            }
+        }))
+    }
+
+    fn helper_jobs(
+        &self,
+        count: usize,
+        excluded: &[String],
+        stop: Arc<AtomicBool>,
+    ) -> Vec<HelperJob> {
+        let main = self.searcher();
+        main.reset_helper_nodes();
+        let mut pool = self.helpers();
+        while pool.len() < count {
+            let id = pool.len() + 1;
+            pool.push(main.helper(id));
+        }
+        let excluded = self.parse_moves(excluded);
+        let mut jobs: Vec<HelperJob> = Vec::with_capacity(count);
+        for mut helper in pool.drain(..count) {
+            helper.follow(&main);
+            helper.excluded_root.clone_from(&excluded);
+            let root = self.position.clone();
+            let stop = Arc::clone(&stop);
+            let home = Arc::clone(&self.helpers);
+            jobs.push(Box::new(move || {
+                helper.search(&root, &SearchLimits::default(), stop, &mut |_| {});
+                home.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(helper);
+            }));
+        }
+        jobs
     }
 
     fn set_params(&mut self, params: SearchParams) {
@@ -200,10 +298,7 @@ impl<G: Game> Session for GameSession<G> {
     ) -> SearchJob {
         let root = self.position.clone();
         let searcher = Arc::clone(&self.searcher);
-        let excluded: Vec<G::Move> = excluded
-            .iter()
-            .filter_map(|m| root.parse_move(m).ok())
-            .collect();
+        let excluded = self.parse_moves(excluded);
         Box::new(move || {
             let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
             searcher.excluded_root = excluded;

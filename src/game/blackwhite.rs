@@ -218,6 +218,23 @@ pub struct Move {
     jumps: u8,
 }
 
+impl super::PackedMove for Move {
+    fn pack(self) -> u64 {
+        self.path as u64
+            | (self.from as u64) << 32
+            | (self.to as u64) << 40
+            | (self.jumps as u64) << 48
+    }
+    fn unpack(bits: u64) -> Self {
+        Move {
+            path: bits as u32,
+            from: (bits >> 32) as u8,
+            to: (bits >> 40) as u8,
+            jumps: (bits >> 48) as u8,
+        }
+    }
+}
+
 const DROP: u8 = CELLS as u8;
 
 impl Move {

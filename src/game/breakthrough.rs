@@ -124,6 +124,19 @@ pub struct Move {
     capture: bool,
 }
 
+impl super::PackedMove for Move {
+    fn pack(self) -> u64 {
+        self.from as u64 | (self.to as u64) << 8 | (self.capture as u64) << 16
+    }
+    fn unpack(bits: u64) -> Self {
+        Move {
+            from: bits as u8,
+            to: (bits >> 8) as u8,
+            capture: bits >> 16 & 1 != 0,
+        }
+    }
+}
+
 /// A Breakthrough position on a board that fits the bit set `B`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Breakthrough<B: Bits = u64> {

@@ -19,6 +19,32 @@ use std::fmt::Debug;
 pub use description::{Boards, Description, SolveNotation};
 pub use family::{Family, GameVisitor};
 
+/// A move written as a 64-bit word and read back, so that a table shared
+/// by several search threads can hold it in atomic words. `pack` must use
+/// no more bits than the move's size in memory (rounded up to 32 bits);
+/// `unpack` must accept any bits (a word that was never packed gives some
+/// move, which the search checks for legality before it plays it).
+pub trait PackedMove: Sized {
+    /// The move as bits.
+    fn pack(self) -> u64;
+    /// A move from bits; `unpack(pack(m)) == m`.
+    fn unpack(bits: u64) -> Self;
+}
+
+macro_rules! packed_integer {
+    ($($t:ty),*) => {$(
+        impl PackedMove for $t {
+            fn pack(self) -> u64 {
+                self as u64
+            }
+            fn unpack(bits: u64) -> Self {
+                bits as $t
+            }
+        }
+    )*};
+}
+packed_integer!(u8, u16, u32, u64);
+
 /// The two sides. `P1` moves first from the standard start position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Player {
@@ -111,7 +137,7 @@ pub const EVAL_LIMIT: i32 = 20_000;
 pub trait Game: Clone + Send + Sync + 'static {
     /// A move, small and copyable: it lives in move lists and in the
     /// transposition table. It must carry whatever `unmake_move` needs.
-    type Move: Copy + Eq + Default + Send + Sync + Debug + 'static;
+    type Move: Copy + Eq + Default + Send + Sync + Debug + PackedMove + 'static;
 
     /// What the game says about itself to tools and protocols.
     const DESCRIPTION: &'static Description;

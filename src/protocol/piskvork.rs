@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::ugi::lines;
 use super::writer::Writer;
+use crate::engine::options::THREADS_MAX;
 use crate::engine::swap2::{self, Answer};
 use crate::engine::{Controller, Event, EventSink, GoLimits, Score, best_moves};
 use crate::game::gomoku::openings::swap2_openings;
@@ -77,7 +78,7 @@ pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
             match event {
                 // MESSAGE is the one free-text line allowed while a move is due.
                 Event::Error(message) if !s.muted => writer.line(&format!("MESSAGE {message}")),
-                Event::BestMove(best) if !s.muted => {
+                Event::BestMove { best, .. } if !s.muted => {
                     match best.as_deref().and_then(|m| square_to_xy(m, s.height)) {
                         Some((x, y)) => {
                             writer.line(&format!("{x},{y}"));
@@ -266,7 +267,8 @@ impl Brain {
         let key = key.to_ascii_lowercase();
         let value = value.trim();
         let number = value.parse::<i64>().map(|v| v.max(0) as u64);
-        const NUMBERS: [&str; 7] = [
+        const NUMBERS: [&str; 8] = [
+            "thread_num",
             "timeout_turn",
             "timeout_match",
             "time_left",
@@ -321,9 +323,15 @@ impl Brain {
                 }
                 None => self.reply(&format!("ERROR INFO rule: unknown rule '{value}'")),
             },
-            // Accepted and not needed: one search thread, no files, and
-            // the game type only matters to a human GUI.
-            "thread_num" | "game_type" | "folder" => {}
+            "thread_num" => {
+                let threads = v.clamp(1, THREADS_MAX as u64).to_string();
+                if let Err(e) = self.controller.set_option("Threads", &threads) {
+                    self.reply(&format!("ERROR {e}"));
+                }
+            }
+            // Accepted and not needed: no files, and the game type only
+            // matters to a human GUI.
+            "game_type" | "folder" => {}
             _ => log::debug!("ignoring INFO {key}"),
         }
     }

@@ -48,6 +48,7 @@ pub enum Command {
     },
     Go(GoLimits),
     Stop,
+    PonderHit,
     Query(Query),
     Display,
     Quit,
@@ -70,6 +71,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "position" => parse_position(&rest)?,
         "go" => Command::Go(parse_go(&rest)?),
         "stop" => Command::Stop,
+        "ponderhit" => Command::PonderHit,
         "query" => Command::Query(match rest.as_slice() {
             ["p1turn"] => Query::P1Turn,
             ["gameover"] => Query::GameOver,
@@ -131,8 +133,12 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, String> {
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
-        if key == "infinite" {
-            limits.infinite = true;
+        if key == "infinite" || key == "ponder" {
+            if key == "infinite" {
+                limits.infinite = true;
+            } else {
+                limits.ponder = true;
+            }
             i += 1;
             continue;
         }
@@ -165,8 +171,12 @@ pub fn format_info(info: &InfoLine) -> String {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
     };
+    let multipv = info
+        .multipv
+        .map(|k| format!(" multipv {k}"))
+        .unwrap_or_default();
     let mut line = format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {} time {} hashfull {}",
+        "info depth {} seldepth {}{multipv} score {score} nodes {} nps {} time {} hashfull {}",
         info.depth, info.seldepth, info.nodes, info.nps, info.time_ms, info.hashfull
     );
     if !info.pv.is_empty() {
@@ -179,8 +189,12 @@ pub fn format_info(info: &InfoLine) -> String {
 fn format_event(event: &Event) -> String {
     match event {
         Event::Info(info) => format_info(info),
-        Event::BestMove(Some(mv)) => format!("bestmove {mv}"),
-        Event::BestMove(None) => "bestmove none".to_string(),
+        Event::BestMove {
+            best: Some(mv),
+            ponder: Some(reply),
+        } => format!("bestmove {mv} ponder {reply}"),
+        Event::BestMove { best: Some(mv), .. } => format!("bestmove {mv}"),
+        Event::BestMove { best: None, .. } => "bestmove none".to_string(),
         Event::Error(message) => format!("info string error {message}"),
     }
 }
@@ -206,16 +220,24 @@ fn option_line(spec: &options::OptionSpec) -> String {
     }
 }
 
-/// Runs the protocol over `input` until `quit` or end of input.
+/// Runs the protocol over `input` until `quit` or end of input, searching
+/// with `threads` threads (as if set by `setoption name Threads`).
 pub fn run(
     input: impl BufRead,
     writer: Writer,
     game: &str,
     settings: Settings,
     hash_mb: usize,
+    threads: usize,
 ) -> anyhow::Result<()> {
-    let controller = Controller::new(game, settings, hash_mb, event_sink(&writer));
-    serve(input, writer, controller.map_err(anyhow::Error::msg)?)
+    let mut controller = Controller::new(game, settings, hash_mb, event_sink(&writer))
+        .map_err(anyhow::Error::msg)?;
+    if threads != 1 {
+        controller
+            .set_option("Threads", &threads.to_string())
+            .map_err(anyhow::Error::msg)?;
+    }
+    serve(input, writer, controller)
 }
 
 /// Runs the protocol over `input` for a session built by the caller, such
@@ -303,6 +325,7 @@ fn execute(command: Command, controller: &mut Controller, writer: &Writer) {
         }
         Command::Go(limits) => controller.go(limits),
         Command::Stop => controller.stop(),
+        Command::PonderHit => controller.ponderhit(),
         Command::Query(query) => {
             let session = controller.session();
             let answer = match query {

@@ -6,7 +6,7 @@
 //! switch in [`SearchParams`].
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
 use super::ordering::{Ordering, pick_next};
@@ -14,7 +14,7 @@ use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MAX_PLY, Score, is_mate};
 use super::solver::Solver;
 use super::stats::SearchStats;
-use super::time::Budget;
+use super::time::{Budget, LateClock};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
 
@@ -50,6 +50,9 @@ pub struct SearchLimits {
     pub budget: Budget,
     /// Solve the root exactly (the solving mode) instead of searching it.
     pub solve: Option<Proof>,
+    /// A clock that may start during the search (pondering): from then on
+    /// its budget replaces `budget`.
+    pub late_clock: Option<Arc<LateClock>>,
 }
 
 /// What the solving mode proves.
@@ -119,7 +122,14 @@ pub struct Searcher<G: Game> {
     pub excluded_root: Vec<G::Move>,
     /// Counters of the last search (they never steer it).
     pub stats: SearchStats,
-    tt: TranspositionTable<G::Move>,
+    tt: Arc<TranspositionTable<G::Move>>,
+    /// Nodes searched by helper threads (Lazy SMP) in the current search,
+    /// shared by the main searcher and its helpers.
+    helper_nodes: Arc<AtomicU64>,
+    /// Set on a helper: it counts its nodes into `helper_nodes`, does not
+    /// age the table, and searches `depth_offset` plies deeper.
+    helper: bool,
+    depth_offset: u32,
     /// The solving mode, with a table of the play table's size: allocated
     /// with the searcher for games of bounded length, else on first use.
     solver: Option<Solver<G>>,
@@ -139,6 +149,7 @@ pub struct Searcher<G: Game> {
     soft_deadline: Option<Instant>,
     hard_deadline: Option<Instant>,
     stop: Arc<AtomicBool>,
+    late_clock: Option<Arc<LateClock>>,
     aborted: bool,
 }
 
@@ -146,12 +157,27 @@ impl<G: Game> Searcher<G> {
     /// A searcher with a transposition table of `hash_mb` megabytes; `Err`
     /// when the table cannot be allocated.
     pub fn new(hash_mb: usize, params: SearchParams) -> Result<Self, String> {
-        Ok(Searcher {
+        let tt = Arc::new(TranspositionTable::new(hash_mb)?);
+        let mut searcher = Self::with_table(tt, Arc::new(AtomicU64::new(0)), params);
+        searcher.solver = Self::solver_if_bounded(hash_mb);
+        Ok(searcher)
+    }
+
+    /// A searcher on the table `tt`, with no solver and fresh memory.
+    fn with_table(
+        tt: Arc<TranspositionTable<G::Move>>,
+        helper_nodes: Arc<AtomicU64>,
+        params: SearchParams,
+    ) -> Self {
+        Searcher {
             params,
             excluded_root: Vec::new(),
             stats: SearchStats::default(),
-            tt: TranspositionTable::new(hash_mb)?,
-            solver: Self::solver_if_bounded(hash_mb),
+            tt,
+            helper_nodes,
+            helper: false,
+            depth_offset: 0,
+            solver: None,
             solver_resident: false,
             ordering: Ordering::new(G::HISTORY_SLOTS),
             moves: vec![Vec::new(); MAX_PLY + 1],
@@ -165,8 +191,9 @@ impl<G: Game> Searcher<G> {
             soft_deadline: None,
             hard_deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
+            late_clock: None,
             aborted: false,
-        })
+        }
     }
 
     /// Replaces the table with one of `hash_mb` (a no-op at the same
@@ -177,15 +204,15 @@ impl<G: Game> Searcher<G> {
         if old == hash_mb.max(1) {
             return Ok(());
         }
-        self.tt = TranspositionTable::new(1)?;
+        self.tt = Arc::new(TranspositionTable::new(1)?);
         self.solver = None;
         let resized = match TranspositionTable::new(hash_mb) {
             Ok(table) => {
-                self.tt = table;
+                self.tt = Arc::new(table);
                 Ok(())
             }
             Err(e) => {
-                self.tt = TranspositionTable::new(old)?;
+                self.tt = Arc::new(TranspositionTable::new(old)?);
                 Err(e)
             }
         };
@@ -203,9 +230,56 @@ impl<G: Game> Searcher<G> {
         Solver::new(hash_mb).ok()
     }
 
+    /// A helper for Lazy SMP: it shares this searcher's table and node
+    /// count, has its own move-ordering memory, and searches `id % 2`
+    /// plies deeper than asked, so that helpers and the main searcher
+    /// spread over neighbouring depths. Drop helpers before
+    /// [`Self::clear`] or [`Self::resize`]: the table is shared.
+    pub fn helper(&self, id: usize) -> Self {
+        let mut helper = Self::with_table(
+            Arc::clone(&self.tt),
+            Arc::clone(&self.helper_nodes),
+            self.params,
+        );
+        helper.excluded_root.clone_from(&self.excluded_root);
+        helper.helper = true;
+        helper.depth_offset = (id % 2) as u32;
+        helper
+    }
+
+    /// Makes this helper search like `main` (switches, excluded root
+    /// moves) in its next search.
+    pub fn follow(&mut self, main: &Self) {
+        self.params = main.params;
+        self.excluded_root.clone_from(&main.excluded_root);
+    }
+
+    /// Starts the count of helper nodes for a new search.
+    pub fn reset_helper_nodes(&self) {
+        self.helper_nodes.store(0, AtomicOrdering::Relaxed);
+    }
+
+    /// Nodes of this search, with the helpers' when this is the main
+    /// searcher.
+    fn total_nodes(&self) -> u64 {
+        if self.helper {
+            self.nodes
+        } else {
+            self.nodes + self.helper_nodes.load(AtomicOrdering::Relaxed)
+        }
+    }
+
     /// Forgets everything learned: table, killers, history.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => {
+                // Helpers still hold the table: leave it to them.
+                if let Ok(tt) = TranspositionTable::new(self.tt.megabytes()) {
+                    self.tt = Arc::new(tt);
+                }
+            }
+        }
         self.ordering.clear();
         if let Some(solver) = &mut self.solver {
             solver.clear();
@@ -226,6 +300,7 @@ impl<G: Game> Searcher<G> {
         self.hard_deadline = limits.budget.hard.map(|d| self.start + d);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.stop = stop;
+        self.late_clock.clone_from(&limits.late_clock);
         self.nodes = 0;
         self.stats.reset();
         self.aborted = false;
@@ -267,7 +342,9 @@ impl<G: Game> Searcher<G> {
         }
         // Counted from the solver's nodes, so that info lines count all.
         self.nodes = solver_nodes;
-        self.tt.new_search();
+        if !self.helper {
+            self.tt.new_search();
+        }
 
         let mut pos = root.clone();
         let mut result = SearchResult {
@@ -293,7 +370,8 @@ impl<G: Game> Searcher<G> {
         for depth in first_depth..=max_depth {
             self.seldepth = 0;
             let hits_before = self.horizon_hits;
-            let score = self.aspiration(&mut pos, depth as i32, previous);
+            let searched = (depth + self.depth_offset).min(MAX_PLY as u32 - 1);
+            let score = self.aspiration(&mut pos, searched as i32, previous);
             if self.aborted {
                 break;
             }
@@ -302,7 +380,7 @@ impl<G: Game> Searcher<G> {
                 depth,
                 seldepth: self.seldepth.max(depth as usize) as u32,
                 score,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 elapsed: self.start.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv: self.complete_pv(root, depth as usize),
@@ -314,12 +392,13 @@ impl<G: Game> Searcher<G> {
             result.last = Some(iteration);
             let exhausted = self.horizon_hits == hits_before;
             let proven = Score::plies_to_end(score).is_some_and(|plies| plies <= depth as i32);
+            self.poll_late_clock();
             let out_of_time = self.soft_deadline.is_some_and(|t| Instant::now() >= t);
             if exhausted || proven || out_of_time {
                 break;
             }
         }
-        result.nodes = self.nodes;
+        result.nodes = self.total_nodes();
         result.elapsed = self.start.elapsed();
         result
     }
@@ -487,7 +566,23 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    fn out_of_time_or_stopped(&self) -> bool {
+    /// Takes the deadlines of a late clock once it has started.
+    fn poll_late_clock(&mut self) {
+        if let Some(clock) = &self.late_clock
+            && let Some((from, budget)) = clock.started()
+        {
+            self.soft_deadline = budget.soft.map(|d| from + d);
+            self.hard_deadline = budget.hard.map(|d| from + d);
+            self.late_clock = None;
+        }
+    }
+
+    fn out_of_time_or_stopped(&mut self) -> bool {
+        self.poll_late_clock();
+        if self.helper {
+            self.helper_nodes
+                .fetch_add(CHECK_INTERVAL, AtomicOrdering::Relaxed);
+        }
         self.stop.load(AtomicOrdering::Relaxed)
             || self.hard_deadline.is_some_and(|t| Instant::now() >= t)
     }

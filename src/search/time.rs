@@ -1,7 +1,9 @@
 //! Time management: turns a `go` command's limits into a soft limit (no
 //! new iteration starts after it) and a hard limit (the search is aborted).
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use crate::game::Player;
 
@@ -25,6 +27,34 @@ pub struct GoLimits {
     pub turn_limit: Option<u64>,
     /// `go infinite`: search until told to stop.
     pub infinite: bool,
+    /// `go ponder`: search on the opponent's time, without a clock, until
+    /// `ponderhit` (then this go's clock applies) or `stop`.
+    pub ponder: bool,
+}
+
+/// A clock that starts after its search: a ponder search runs without one
+/// until [`LateClock::start`] hands it the move's budget, counted from
+/// that moment.
+#[derive(Debug, Default)]
+pub struct LateClock {
+    started: AtomicBool,
+    plan: Mutex<Option<(Instant, Budget)>>,
+}
+
+impl LateClock {
+    /// The clock runs from now with `budget`.
+    pub fn start(&self, budget: Budget) {
+        *self.plan.lock().unwrap_or_else(PoisonError::into_inner) = Some((Instant::now(), budget));
+        self.started.store(true, Ordering::Release);
+    }
+
+    /// When the clock started, and its budget; `None` before.
+    pub fn started(&self) -> Option<(Instant, Budget)> {
+        if !self.started.load(Ordering::Acquire) {
+            return None;
+        }
+        *self.plan.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// A move's time plan, measured from the start of the search.
@@ -58,7 +88,7 @@ pub fn budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
 }
 
 fn planned_budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
-    if limits.infinite {
+    if limits.infinite || limits.ponder {
         return Budget::default();
     }
     if let Some(movetime) = limits.movetime {

@@ -1,15 +1,24 @@
 //! Transposition table: buckets of four entries, depth-preferred
-//! replacement with generation aging. An entry is at most 16 bytes when the
-//! game's move fits in 8.
+//! replacement with generation aging, shared by every search thread.
+//!
+//! An entry is a few 32-bit atomic words: a check word, a data word
+//! (score, depth, bound, generation) and the move's packed words (one when
+//! the move fits in 4 bytes, two when in 8), so at most 16 bytes. The check
+//! word holds the key's low 32 bits XORed with every other word: threads
+//! write without locks, and an entry torn between two writes fails the
+//! check and reads as a miss.
 //!
 //! The table is allocated zeroed by the system (an all-zero entry is an
 //! empty one), so a table of any size is ready at once and takes resident
 //! memory only as searches write to it.
 
-use std::alloc::{Layout, alloc_zeroed};
-use std::mem::MaybeUninit;
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use super::score::{from_table, to_table};
+use crate::game::PackedMove;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,54 +31,40 @@ pub enum Bound {
     Exact,
 }
 
-/// One table slot (at most 16 bytes).
-pub struct Entry<M> {
-    /// Written whenever bit 2 of `meta` is set, and read only then: the
-    /// zeroed bytes of an empty entry need not be a valid move.
-    mv: MaybeUninit<M>,
-    check: u32,
-    score: i16,
-    depth: u8,
-    /// bits 0-1: bound (0 = empty), bit 2: has move, bits 3-7: generation.
-    meta: u8,
-}
-
 const BUCKET: usize = 4;
 const GENERATIONS: u8 = 32;
 
-struct Bucket<M> {
-    entries: [Entry<M>; BUCKET],
+/// Zeroed atomic words from the system, freed on drop.
+struct Words {
+    ptr: NonNull<AtomicU32>,
+    len: usize,
 }
 
-// By hand: derived impls would ask `M: Clone` where `MaybeUninit<M>`
-// needs `M: Copy`.
-impl<M: Copy> Clone for Entry<M> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<M: Copy> Copy for Entry<M> {}
-impl<M: Copy> Clone for Bucket<M> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<M: Copy> Copy for Bucket<M> {}
+// SAFETY: the words are atomics, shared by reference only.
+unsafe impl Send for Words {}
+unsafe impl Sync for Words {}
 
-/// `count` empty buckets from zeroed memory, or `None` if the system has
-/// none to give.
-fn zeroed_buckets<M>(count: usize) -> Option<Vec<Bucket<M>>> {
-    let layout = Layout::array::<Bucket<M>>(count).ok()?;
-    if layout.size() == 0 {
-        return Some(Vec::new());
+impl Words {
+    /// `len` zero words, or `None` if the system has none to give.
+    fn zeroed(len: usize) -> Option<Words> {
+        let layout = Layout::array::<AtomicU32>(len.max(1)).ok()?;
+        // SAFETY: the layout has a non-zero size; all-zero bytes are valid
+        // atomics (and an empty entry).
+        let ptr = unsafe { alloc_zeroed(layout) }.cast::<AtomicU32>();
+        NonNull::new(ptr).map(|ptr| Words { ptr, len })
     }
-    // SAFETY: the layout has a non-zero size. Every field of a bucket is
-    // an integer or a `MaybeUninit`, so all-zero bytes are a valid bucket
-    // (an empty one), and the vector takes the allocation with the exact
-    // layout the global allocator gave it, as `Vec` itself would.
-    unsafe {
-        let ptr = alloc_zeroed(layout).cast::<Bucket<M>>();
-        (!ptr.is_null()).then(|| Vec::from_raw_parts(ptr, count, count))
+
+    fn slice(&self) -> &[AtomicU32] {
+        // SAFETY: `ptr` holds `len` initialized atomics for our lifetime.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Words {
+    fn drop(&mut self) {
+        let layout = Layout::array::<AtomicU32>(self.len.max(1)).expect("layout made before");
+        // SAFETY: allocated by `zeroed` with this layout.
+        unsafe { dealloc(self.ptr.as_ptr().cast(), layout) }
     }
 }
 
@@ -86,51 +81,76 @@ pub struct Hit<M> {
     pub bound: Bound,
 }
 
-impl<M: Copy + Default> Entry<M> {
+/// One entry as read: its data word unpacked, check not yet verified.
+#[derive(Clone, Copy)]
+struct Slot {
+    check: u32,
+    data: u32,
+    mv: u64,
+}
+
+impl Slot {
+    fn score(&self) -> i16 {
+        self.data as u16 as i16
+    }
+    fn depth(&self) -> u8 {
+        (self.data >> 16) as u8
+    }
+    /// bits 0-1: bound (0 = empty), bit 2: has move, bits 3-7: generation.
+    fn meta(&self) -> u8 {
+        (self.data >> 24) as u8
+    }
     fn has_move(&self) -> bool {
-        self.meta & 4 != 0
+        self.meta() & 4 != 0
     }
-
-    fn mv(&self) -> Option<M> {
-        // SAFETY: bit 2 is set only by `store`, together with a move.
-        self.has_move().then(|| unsafe { self.mv.assume_init() })
-    }
-
     fn bound(&self) -> Option<Bound> {
-        match self.meta & 3 {
+        match self.meta() & 3 {
             1 => Some(Bound::Lower),
             2 => Some(Bound::Upper),
             3 => Some(Bound::Exact),
             _ => None,
         }
     }
-
     fn generation(&self) -> u8 {
-        self.meta >> 3
+        self.meta() >> 3
     }
 }
 
 /// The transposition table: depth-preferred replacement with generation
-/// aging, keyed by [`crate::game::Game::hash`].
+/// aging, keyed by [`crate::game::Game::hash`]. Probes and stores take
+/// `&self`, so that threads share one table.
 pub struct TranspositionTable<M> {
-    buckets: Vec<Bucket<M>>,
-    generation: u8,
+    words: Words,
+    buckets: usize,
+    generation: AtomicU8,
     megabytes: usize,
+    moves: PhantomData<M>,
 }
 
-impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
+impl<M: Copy + Default + PartialEq + PackedMove> TranspositionTable<M> {
+    /// 32-bit words that hold a move.
+    const MOVE_WORDS: usize = std::mem::size_of::<M>().div_ceil(4);
+    /// Words per entry: check, data, move.
+    const ENTRY_WORDS: usize = 2 + Self::MOVE_WORDS;
+
     /// A table of `megabytes` (at least 1). Fails, rather than aborting
     /// the process, when the memory cannot be had.
     pub fn new(megabytes: usize) -> Result<Self, String> {
         let bytes = megabytes.max(1).saturating_mul(1 << 20);
-        let count = (bytes / std::mem::size_of::<Bucket<M>>()).max(1);
-        let buckets = zeroed_buckets(count)
+        let buckets = (bytes / (BUCKET * Self::entry_size())).max(1);
+        let words = Self::words_for(buckets)
             .ok_or_else(|| format!("cannot allocate a {megabytes} MB hash table"))?;
         Ok(TranspositionTable {
+            words,
             buckets,
-            generation: 0,
+            generation: AtomicU8::new(0),
             megabytes: megabytes.max(1),
+            moves: PhantomData,
         })
+    }
+
+    fn words_for(buckets: usize) -> Option<Words> {
+        Words::zeroed(buckets.checked_mul(BUCKET * Self::ENTRY_WORDS)?)
     }
 
     /// The size asked for at creation.
@@ -140,42 +160,81 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
 
     /// Bytes per entry.
     pub fn entry_size() -> usize {
-        std::mem::size_of::<Entry<M>>()
+        4 * Self::ENTRY_WORDS
     }
 
     /// Empties the table by taking fresh zeroed memory (the old is freed
     /// first), which is instant and leaves nothing resident.
     pub fn clear(&mut self) {
-        let count = self.buckets.len();
-        self.buckets = Vec::new();
-        self.buckets = zeroed_buckets(count)
-            .or_else(|| zeroed_buckets(1))
+        self.words = Words::zeroed(1).expect("one word of memory");
+        self.words = Self::words_for(self.buckets)
+            .or_else(|| {
+                self.buckets = 1;
+                Self::words_for(1)
+            })
             .expect("one bucket of memory");
-        self.generation = 0;
+        self.generation.store(0, Relaxed);
     }
 
     /// Called once per search so that older entries age out first.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) % GENERATIONS;
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Relaxed) + 1) % GENERATIONS;
+        self.generation.store(next, Relaxed);
     }
 
     fn index(&self, key: u64) -> usize {
         // Multiply-high maps the key's high bits onto any table size; the
         // low 32 bits are the check, so the two stay independent.
-        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+        ((key as u128 * self.buckets as u128) >> 64) as usize
+    }
+
+    /// The words of entry `i` of the bucket at `index`.
+    fn entry(&self, index: usize, i: usize) -> &[AtomicU32] {
+        let start = (index * BUCKET + i) * Self::ENTRY_WORDS;
+        &self.words.slice()[start..start + Self::ENTRY_WORDS]
+    }
+
+    fn read(&self, index: usize, i: usize) -> Slot {
+        let w = self.entry(index, i);
+        let data = w[1].load(Relaxed);
+        let mut mv = 0u64;
+        let mut fold = data;
+        for (k, word) in w[2..].iter().enumerate() {
+            let bits = word.load(Relaxed);
+            mv |= (bits as u64) << (32 * k);
+            fold ^= bits;
+        }
+        Slot {
+            check: w[0].load(Relaxed) ^ fold,
+            data,
+            mv,
+        }
+    }
+
+    fn write(&self, index: usize, i: usize, slot: Slot) {
+        let w = self.entry(index, i);
+        let mut fold = slot.data;
+        for (k, word) in w[2..].iter().enumerate() {
+            let bits = (slot.mv >> (32 * k)) as u32;
+            word.store(bits, Relaxed);
+            fold ^= bits;
+        }
+        w[1].store(slot.data, Relaxed);
+        w[0].store(slot.check ^ fold, Relaxed);
     }
 
     /// The entry for `key`, if stored, with mate scores made relative to
     /// `ply`.
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit<M>> {
         let check = key as u32;
-        let bucket = &self.buckets[self.index(key)];
-        bucket.entries.iter().find_map(|e| {
+        let index = self.index(key);
+        (0..BUCKET).find_map(|i| {
+            let e = self.read(index, i);
             let bound = e.bound()?;
             (e.check == check).then(|| Hit {
-                mv: e.mv(),
-                score: from_table(e.score as i32, ply),
-                depth: e.depth as i32,
+                mv: e.has_move().then(|| M::unpack(e.mv)),
+                score: from_table(e.score() as i32, ply),
+                depth: e.depth() as i32,
                 bound,
             })
         })
@@ -183,21 +242,12 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
 
     /// Stores a result for `key` searched at `ply`, unless a deeper one of
     /// this search is kept.
-    pub fn store(
-        &mut self,
-        key: u64,
-        ply: usize,
-        mv: Option<M>,
-        score: i32,
-        depth: i32,
-        bound: Bound,
-    ) {
+    pub fn store(&self, key: u64, ply: usize, mv: Option<M>, score: i32, depth: i32, bound: Bound) {
         let check = key as u32;
-        let generation = self.generation;
+        let generation = self.generation.load(Relaxed);
         let index = self.index(key);
-        let bucket = &mut self.buckets[index];
-        let slot = match bucket
-            .entries
+        let entries: [Slot; BUCKET] = std::array::from_fn(|i| self.read(index, i));
+        let slot = match entries
             .iter()
             .position(|e| e.bound().is_some() && e.check == check)
         {
@@ -205,60 +255,63 @@ impl<M: Copy + Default + PartialEq> TranspositionTable<M> {
             None => {
                 // Replace the shallowest entry, counting each generation of
                 // age as four plies of depth; empty slots go first.
-                let worth = |e: &Entry<M>| -> i32 {
+                let worth = |e: &Slot| -> i32 {
                     if e.bound().is_none() {
                         return i32::MIN;
                     }
                     let age = (GENERATIONS + generation - e.generation()) % GENERATIONS;
-                    e.depth as i32 - 4 * age as i32
+                    e.depth() as i32 - 4 * age as i32
                 };
-                (0..BUCKET)
-                    .min_by_key(|&i| worth(&bucket.entries[i]))
-                    .unwrap_or(0)
+                (0..BUCKET).min_by_key(|&i| worth(&entries[i])).unwrap_or(0)
             }
         };
-        let old = bucket.entries[slot];
+        let old = entries[slot];
         let same = old.bound().is_some() && old.check == check;
         // Keep a deeper result for the same position from this search
         // unless the new one is exact.
         if same
             && old.generation() == generation
-            && old.depth as i32 > depth
+            && old.depth() as i32 > depth
             && bound != Bound::Exact
         {
             return;
         }
         let kept_move = match mv {
-            Some(m) => Some(m),
-            None if same => old.mv(),
+            Some(m) => Some(m.pack()),
+            None if same && old.has_move() => Some(old.mv),
             None => None,
         };
-        let bound_bits = match bound {
+        let bound_bits: u8 = match bound {
             Bound::Lower => 1,
             Bound::Upper => 2,
             Bound::Exact => 3,
         };
-        bucket.entries[slot] = Entry {
-            mv: kept_move.map_or(MaybeUninit::uninit(), MaybeUninit::new),
-            check,
-            score: to_table(score, ply) as i16,
-            depth: depth.clamp(0, 255) as u8,
-            meta: bound_bits | if kept_move.is_some() { 4 } else { 0 } | (generation << 3),
-        };
+        let meta = bound_bits | if kept_move.is_some() { 4 } else { 0 } | (generation << 3);
+        let data = to_table(score, ply) as i16 as u16 as u32
+            | (depth.clamp(0, 255) as u32) << 16
+            | (meta as u32) << 24;
+        self.write(
+            index,
+            slot,
+            Slot {
+                check,
+                data,
+                mv: kept_move.unwrap_or(0),
+            },
+        );
     }
 
     /// Permille of sampled entries written by the current search.
     pub fn hashfull(&self) -> u32 {
-        let sample = self.buckets.len().min(250);
-        let used: usize = self.buckets[..sample]
-            .iter()
-            .map(|b| {
-                b.entries
-                    .iter()
-                    .filter(|e| e.bound().is_some() && e.generation() == self.generation)
-                    .count()
+        let sample = self.buckets.min(250);
+        let generation = self.generation.load(Relaxed);
+        let used = (0..sample)
+            .flat_map(|b| (0..BUCKET).map(move |i| (b, i)))
+            .filter(|&(b, i)| {
+                let e = self.read(b, i);
+                e.bound().is_some() && e.generation() == generation
             })
-            .sum();
+            .count();
         (used * 1000 / (sample * BUCKET)) as u32
     }
 }
@@ -304,7 +357,7 @@ mod tests {
 
     #[test]
     fn deeper_entry_survives_shallower_bound() {
-        let mut tt = TranspositionTable::<u8>::new(1).unwrap();
+        let tt = TranspositionTable::<u8>::new(1).unwrap();
         tt.store(7, 0, Some(1), 10, 8, Bound::Lower);
         tt.store(7, 0, None, 5, 2, Bound::Upper);
         let hit = tt.probe(7, 0).unwrap();
@@ -313,7 +366,7 @@ mod tests {
 
     #[test]
     fn full_bucket_replaces_shallowest_and_oldest() {
-        let mut tt = TranspositionTable::<u8>::new(1).unwrap();
+        let tt = TranspositionTable::<u8>::new(1).unwrap();
         // Keys with equal high bits share a bucket.
         let keys: Vec<u64> = (1..=5).map(|i| i as u64).collect();
         for (i, &k) in keys[..4].iter().enumerate() {
@@ -326,5 +379,51 @@ mod tests {
         );
         assert!(tt.probe(keys[4], 0).is_some());
         assert_eq!(tt.hashfull(), 4, "4 of the 1000 sampled entries");
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::<u64>::new(1).unwrap();
+        let key = 0xfeed_0000_0000_0042;
+        tt.store(key, 0, Some(0x1111_2222_3333_4444), 7, 4, Bound::Exact);
+        let index = tt.index(key);
+        let slot = (0..BUCKET)
+            .find(|&i| tt.read(index, i).bound().is_some())
+            .unwrap();
+        // Another write's move words under this write's check and data.
+        tt.entry(index, slot)[3].store(0x5555, Relaxed);
+        assert!(tt.probe(key, 0).is_none());
+    }
+
+    #[test]
+    fn threads_share_the_table_without_mixing_entries() {
+        // Every thread stores entries whose move and score follow from the
+        // key; whatever the interleaving, a hit is never a mix of two.
+        let tt = TranspositionTable::<u64>::new(1).unwrap();
+        let mixed = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let (tt, mixed) = (&tt, &mixed);
+                scope.spawn(move || {
+                    let mut x = t.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let key = x % 5000;
+                        let key = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                        tt.store(key, 0, Some(!key), (key % 1000) as i32, 3, Bound::Exact);
+                        let probe = ((x >> 20) % 5000).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                        if let Some(hit) = tt.probe(probe, 0)
+                            && (hit.mv != Some(!probe) || hit.score != (probe % 1000) as i32)
+                        {
+                            mixed.fetch_add(1, Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(mixed.load(Relaxed), 0);
+        assert!(tt.hashfull() > 0);
     }
 }

@@ -17,16 +17,33 @@ pub struct BenchTotals {
     pub elapsed: Duration,
 }
 
+/// The games `bench` runs: `game`, or every game when `None`.
+fn games(game: Option<&str>) -> anyhow::Result<Vec<&'static Description>> {
+    Ok(match game {
+        Some(g) => vec![registry::describe(g).map_err(anyhow::Error::msg)?],
+        None => GAMES.to_vec(),
+    })
+}
+
+/// Lists the bench positions of `game` (every game when `None`), one a
+/// line: game, depth, then the moves from the start position (for
+/// scripts that time searches of them, such as scripts/smp_scaling.py).
+pub fn list(game: Option<&str>, out: &mut dyn Write) -> anyhow::Result<()> {
+    for game in games(game)? {
+        for (moves, depth) in game.bench {
+            writeln!(out, "{} {depth} {moves}", game.name)?;
+        }
+    }
+    Ok(())
+}
+
 /// Benches `game`, or every game when `None`.
 pub fn run(
     game: Option<&str>,
     params: SearchParams,
     out: &mut dyn Write,
 ) -> anyhow::Result<BenchTotals> {
-    let games: Vec<&Description> = match game {
-        Some(g) => vec![registry::describe(g).map_err(anyhow::Error::msg)?],
-        None => GAMES.to_vec(),
-    };
+    let games = games(game)?;
     let mut totals = BenchTotals {
         nodes: 0,
         elapsed: Duration::ZERO,

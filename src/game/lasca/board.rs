@@ -91,6 +91,15 @@ pub fn squares(mut set: u64) -> impl Iterator<Item = usize> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LascaMove(u64);
 
+impl crate::game::PackedMove for LascaMove {
+    fn pack(self) -> u64 {
+        self.0
+    }
+    fn unpack(bits: u64) -> Self {
+        LascaMove(bits)
+    }
+}
+
 pub const MAX_STEPS: usize = 11;
 
 impl LascaMove {
