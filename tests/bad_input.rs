@@ -178,12 +178,8 @@ fn negative_number() {
     ] {
         e.send(go);
         let best = e.read_until("bestmove");
-        let mv = best
-            .last()
-            .unwrap()
-            .trim_start_matches("bestmove ")
-            .to_string();
-        assert!(("1"..="7").contains(&mv.as_str()), "{go}: {mv}");
+        let mv = common::best_move(best.last().unwrap());
+        assert!(("1"..="7").contains(&mv), "{go}: {mv}");
     }
     ugi_error(&mut e, "setoption name Hash value -5", "option Hash");
     ugi_position_kept(&mut e);

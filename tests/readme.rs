@@ -106,7 +106,7 @@ fn the_cutegames_settings_run_ply_as_written() {
         assert_eq!(engine.ask("query gameover"), "response false");
         engine.send(&format!("go movetime {movetime}"));
         let reply = engine.read_until("bestmove");
-        let column: u32 = reply.last().unwrap()["bestmove ".len()..].parse().unwrap();
+        let column: u32 = common::best_move(reply.last().unwrap()).parse().unwrap();
         assert!((1..=7).contains(&column), "{reply:?}");
         engine.send(&format!("position startpos moves {column}"));
         assert_eq!(engine.ask("query p1turn"), "response false");

@@ -51,12 +51,7 @@ fn play_through(game: &str, max_plies: usize) {
         }
         e.send("go depth 3");
         let lines = e.read_until("bestmove");
-        let best = lines
-            .last()
-            .unwrap()
-            .strip_prefix("bestmove ")
-            .unwrap()
-            .to_string();
+        let best = common::best_move(lines.last().unwrap()).to_string();
         assert!(
             referee.legal_moves().contains(&best),
             "{game}: bestmove {best} is not legal after {position}"
@@ -150,7 +145,7 @@ fn connect4_go_reports_the_proved_result_and_keeps_it() {
             }
         };
         assert!(info.contains(&format!(" {shown} ")), "{line}: {info}");
-        let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let best = common::best_move(lines.last().unwrap());
         let mut after: Vec<&str> = moves.iter().map(String::as_str).collect();
         after.push(best);
         referee.set_position(None, &after).unwrap();

@@ -164,6 +164,15 @@ impl Drop for Engine {
     }
 }
 
+/// The move of a `bestmove <m> [ponder <p>]` line.
+pub fn best_move(line: &str) -> &str {
+    let mut words = line.split_whitespace();
+    assert_eq!(words.next(), Some("bestmove"), "{line}");
+    words
+        .next()
+        .unwrap_or_else(|| panic!("no move in {line:?}"))
+}
+
 /// The peak resident memory of process `pid` in bytes (Linux's VmHWM).
 pub fn peak_resident_bytes(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
