@@ -110,7 +110,7 @@ pub struct Progress {
 /// Growth of an iteration's time over the previous one assumed at least
 /// and at most (the effective branching factor, measured).
 const MIN_GROWTH: u32 = 2;
-const MAX_GROWTH: u32 = 8;
+const MAX_GROWTH: u32 = 4;
 
 /// Whether to start another iteration: before the soft limit (half as late
 /// again when the root is unstable, never past the hard limit), and only if
@@ -124,7 +124,11 @@ pub fn start_next(budget: &Budget, p: &Progress) -> bool {
             return false;
         }
     }
-    if let Some(hard) = budget.hard {
+    // Early in the turn the prediction (noisy from odd to even depths) is
+    // not trusted: an iteration is cheap to try while half the soft limit
+    // is left.
+    let early = budget.soft.is_some_and(|soft| p.elapsed < soft / 2);
+    if let Some(hard) = budget.hard.filter(|_| !early) {
         let growth = match p.before {
             Some(b) if !b.is_zero() => (p.last.as_secs_f64() / b.as_secs_f64())
                 .clamp(f64::from(MIN_GROWTH), f64::from(MAX_GROWTH)),
@@ -158,6 +162,10 @@ mod tests {
         assert!(start_next(&budget, &p(300, 100, 33, false)));
         // Growth 4: 300 + 4 * 200 = 1100 does not.
         assert!(!start_next(&budget, &p(300, 200, 50, false)));
+        // Growth capped at 4: 260 + 4 * 150 = 860 fits.
+        assert!(start_next(&budget, &p(260, 150, 15, false)));
+        // Before half the soft limit the prediction is not trusted.
+        assert!(start_next(&budget, &p(200, 200, 20, false)));
         // Past the soft limit, unless unstable (soft 750).
         assert!(!start_next(&budget, &p(520, 10, 5, false)));
         assert!(start_next(&budget, &p(520, 10, 5, true)));
