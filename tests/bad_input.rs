@@ -79,7 +79,10 @@ fn brain() -> Engine {
     e.send("7,7,2");
     e.send("8,8,1");
     e.send("DONE");
-    let mv = e.next_line(PATIENCE).unwrap();
+    let mut mv = e.next_line(PATIENCE).unwrap();
+    while mv.starts_with("MESSAGE ") {
+        mv = e.next_line(PATIENCE).unwrap();
+    }
     assert!(mv.contains(','), "{mv}");
     e.send(&format!("TAKEBACK {mv}"));
     assert_eq!(e.next_line(PATIENCE).unwrap(), "OK");

@@ -58,6 +58,7 @@ fn the_brain_stays_within_max_memory() {
         e.send("START 15");
         e.send(&format!("INFO max_memory {max_memory}"));
         e.send("INFO timeout_turn 400");
+        e.send("INFO message 0");
         assert_eq!(e.next_line(PATIENCE).unwrap(), "OK");
         e.send("BEGIN");
         e.next_line(PATIENCE).unwrap();

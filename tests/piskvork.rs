@@ -8,8 +8,11 @@ use common::{Engine, PATIENCE};
 use ply::game::gomoku::{Gomoku, Rule};
 use ply::game::{Game, Outcome, Player, Settings};
 
+/// A brain without search MESSAGE lines, so that replies come alone.
 fn brain() -> Engine {
-    Engine::start("pbrain-ply", &[])
+    let mut e = Engine::start("pbrain-ply", &[]);
+    e.send("INFO message 0");
+    e
 }
 
 fn is_move(line: &str, size: usize) -> Option<(usize, usize)> {
@@ -18,16 +21,21 @@ fn is_move(line: &str, size: usize) -> Option<(usize, usize)> {
     (x < size && y < size).then_some((x, y))
 }
 
-/// The next line, which must be a move on a board of `size`.
+/// The next line that is not a `MESSAGE`, which must be a move on a
+/// board of `size`.
 fn expect_move(e: &mut Engine, size: usize) -> (usize, usize) {
-    let line = e.next_line(PATIENCE).expect("a move");
+    let mut line = e.next_line(PATIENCE).expect("a move");
+    while line.starts_with("MESSAGE ") {
+        line = e.next_line(PATIENCE).expect("a move");
+    }
     is_move(&line, size)
         .unwrap_or_else(|| panic!("'{line}' is not a move; transcript {:#?}", e.transcript))
 }
 
 #[test]
 fn the_judge_sends_everything_at_once_and_board_comes_first() {
-    let mut e = brain();
+    // Search MESSAGE lines on, as by default.
+    let mut e = Engine::start("pbrain-ply", &[]);
     // Gomocup's judge: START, all INFO keys and the first BOARD without
     // waiting for OK.
     let start = Instant::now();
@@ -69,8 +77,13 @@ fn the_judge_sends_everything_at_once_and_board_comes_first() {
     assert!(
         e.transcript
             .iter()
-            .all(|l| l == "OK" || is_move(l, 20).is_some()),
+            .all(|l| l == "OK" || is_move(l, 20).is_some() || l.starts_with("MESSAGE depth ")),
         "only protocol lines: {:#?}",
+        e.transcript
+    );
+    assert!(
+        e.count("MESSAGE depth ") >= 2,
+        "an iteration line per search: {:#?}",
         e.transcript
     );
 }

@@ -159,7 +159,11 @@ fn the_c_gomoku_cli_line_runs_pbrain_ply_as_written() {
     ] {
         brain.send(&format!("INFO {info}"));
     }
-    let reply = brain.ask("BEGIN");
+    // Search MESSAGE lines (on by default) come before the move.
+    let mut reply = brain.ask("BEGIN");
+    while reply.starts_with("MESSAGE ") {
+        reply = brain.next_line(common::PATIENCE).expect("a move");
+    }
     let (x, y) = reply.split_once(',').expect("a move x,y");
     let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
     assert!(x < size && y < size, "{reply}");

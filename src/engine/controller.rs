@@ -435,7 +435,7 @@ impl Controller {
             && tasks.send(task).is_ok()
         {
             self.searching = true;
-            self.infinite = waits;
+            self.infinite = waits || limits.is_unbounded();
             self.hold = hold;
             self.ponder = late_clock.map(|clock| (limits, clock));
         }
@@ -461,7 +461,9 @@ impl Controller {
             self.overhead_ms,
         ));
         if !limits.infinite {
-            self.infinite = false;
+            // A ponder go without any limit goes on unbounded: end of
+            // input stops it, as it stops an infinite one.
+            self.infinite = limits.is_unbounded();
             self.hold.store(false, Ordering::SeqCst);
             let _ = self.wake.send(());
         }

@@ -12,7 +12,7 @@ use super::ugi::lines;
 use super::writer::Writer;
 use crate::engine::options::THREADS_MAX;
 use crate::engine::swap2::{self, Answer};
-use crate::engine::{Controller, Event, EventSink, GoLimits, Score, best_moves};
+use crate::engine::{Controller, Event, EventSink, GoLimits, InfoLine, Score, best_moves};
 use crate::game::gomoku::openings::swap2_openings;
 use crate::game::gomoku::{self, MAX_SIZE, MIN_SIZE, Rule, square_to_xy, xy_to_square};
 use crate::game::{Player, Settings, format_grid, grid_of};
@@ -41,6 +41,33 @@ struct Shared {
     muted: bool,
     /// The brain's own move just printed, to be recorded as a stone.
     played: Option<(usize, usize)>,
+    /// A `MESSAGE` line per finished search iteration (`INFO message 0`
+    /// turns them off).
+    messages: bool,
+}
+
+/// The `MESSAGE` line of one search iteration, the line in `x,y` cells.
+fn info_message(info: &InfoLine, height: usize) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("ev {cp}"),
+        Score::Mate(n) if n > 0 => format!("win in {n}"),
+        Score::Mate(n) => format!("loss in {}", -n),
+    };
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .filter_map(|m| square_to_xy(m, height))
+        .map(|(x, y)| format!("{x},{y}"))
+        .collect();
+    format!(
+        "MESSAGE depth {}-{} {score} nodes {} nps {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.nodes,
+        info.nps,
+        info.time_ms,
+        pv.join(" ")
+    )
 }
 
 fn parse_xy(text: &str) -> Option<(usize, usize)> {
@@ -69,7 +96,10 @@ fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
 
 /// Runs the brain until END or end of input.
 pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
-    let shared = Arc::new(Mutex::new(Shared::default()));
+    let shared = Arc::new(Mutex::new(Shared {
+        messages: true,
+        ..Shared::default()
+    }));
     let sink: EventSink = {
         let shared = Arc::clone(&shared);
         let writer = writer.clone();
@@ -78,6 +108,9 @@ pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
             match event {
                 // MESSAGE is the one free-text line allowed while a move is due.
                 Event::Error(message) if !s.muted => writer.line(&format!("MESSAGE {message}")),
+                Event::Info(info) if !s.muted && s.messages => {
+                    writer.line(&info_message(&info, s.height));
+                }
                 Event::BestMove { best, .. } if !s.muted => {
                     match best.as_deref().and_then(|m| square_to_xy(m, s.height)) {
                         Some((x, y)) => {
@@ -329,6 +362,7 @@ impl Brain {
                     self.reply(&format!("ERROR {e}"));
                 }
             }
+            "message" => lock(&self.shared).messages = v != 0,
             // Accepted and not needed: no files, and the game type only
             // matters to a human GUI.
             "game_type" | "folder" => {}

@@ -84,11 +84,14 @@ impl Brain {
         let thread = std::thread::spawn(move || {
             run(BufReader::new(feed), Writer::new(Box::new(capture))).unwrap();
         });
-        Brain {
+        let brain = Brain {
             input: Some(input),
             output,
             thread: Some(thread),
-        }
+        };
+        // Exact transcripts: no search MESSAGE lines (tested on their own).
+        brain.send("INFO message 0");
+        brain
     }
 
     fn send(&self, line: &str) {
@@ -280,6 +283,31 @@ fn board_plays_and_yxboard_only_sets() {
     b.send("BOARD");
     b.send("1,1,1");
     assert_eq!(b.finish(), ["ERROR end of input before DONE"]);
+}
+
+#[test]
+fn each_iteration_is_a_message_line_before_the_move() {
+    let b = started();
+    b.send("INFO message 1");
+    b.block("BOARD", &OPEN_FOUR);
+    // The side to move (black, with an open four) wins at once; the proof
+    // is announced as a win in one move, then the move is played.
+    let line = b.next();
+    assert!(line.starts_with("MESSAGE depth "), "{line}");
+    assert!(line.contains(" win in 1 "), "{line}");
+    let pv = line.split(" pv ").nth(1).unwrap_or("");
+    assert!(["6,7", "11,7"].contains(&pv), "{line}");
+    let mut next = b.next();
+    while next.starts_with("MESSAGE depth ") {
+        next = b.next();
+    }
+    assert!(["6,7", "11,7"].contains(&next.as_str()), "{next}");
+    // Off again: the next move comes alone.
+    b.send("INFO message 0");
+    b.send("RESTART");
+    assert_eq!(b.next(), "OK");
+    assert_eq!(b.ask("BEGIN"), "7,7");
+    assert_eq!(b.finish(), Vec::<String>::new());
 }
 
 #[test]

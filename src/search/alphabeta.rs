@@ -14,7 +14,7 @@ use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MAX_PLY, Score, is_mate};
 use super::solver::Solver;
 use super::stats::SearchStats;
-use super::time::{Budget, LateClock};
+use super::time::{Budget, LateClock, Progress, start_next};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
 
@@ -33,6 +33,9 @@ const TREE_THREAT_EFFORT: u64 = 64;
 /// With a clock, the root's threat search gets this much effort per
 /// millisecond left (a small share of the time).
 const THREAT_EFFORT_PER_MS: u64 = 20;
+/// A score this much below the previous iteration's makes the root
+/// unstable (a threat has appeared): it gets more time.
+const UNSTABLE_DROP: i32 = 60;
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -151,6 +154,8 @@ pub struct Searcher<G: Game> {
     stop: Arc<AtomicBool>,
     late_clock: Option<Arc<LateClock>>,
     aborted: bool,
+    /// Moves the root's last search looked at.
+    root_choices: usize,
 }
 
 impl<G: Game> Searcher<G> {
@@ -193,6 +198,7 @@ impl<G: Game> Searcher<G> {
             stop: Arc::new(AtomicBool::new(false)),
             late_clock: None,
             aborted: false,
+            root_choices: 0,
         }
     }
 
@@ -304,6 +310,7 @@ impl<G: Game> Searcher<G> {
         self.nodes = 0;
         self.stats.reset();
         self.aborted = false;
+        self.root_choices = 0;
         if let Some(proof) = limits.solve {
             if !self.solver_resident
                 && let Some(solver) = &mut self.solver
@@ -367,7 +374,9 @@ impl<G: Game> Searcher<G> {
             max_depth
         };
         let mut previous = 0;
+        let mut iteration_times: (Option<Duration>, Duration) = (None, Duration::ZERO);
         for depth in first_depth..=max_depth {
+            let iteration_start = Instant::now();
             self.seldepth = 0;
             let hits_before = self.horizon_hits;
             let searched = (depth + self.depth_offset).min(MAX_PLY as u32 - 1);
@@ -375,6 +384,7 @@ impl<G: Game> Searcher<G> {
             if self.aborted {
                 break;
             }
+            let fell = depth > first_depth && score < previous - UNSTABLE_DROP;
             previous = score;
             let iteration = Report {
                 depth,
@@ -386,15 +396,34 @@ impl<G: Game> Searcher<G> {
                 pv: self.complete_pv(root, depth as usize),
             };
             report(&iteration);
+            let changed = depth > first_depth && iteration.pv.first() != result.best.as_ref();
             if let Some(&mv) = iteration.pv.first() {
                 result.best = Some(mv);
             }
             result.last = Some(iteration);
             let exhausted = self.horizon_hits == hits_before;
             let proven = Score::plies_to_end(score).is_some_and(|plies| plies <= depth as i32);
+            // The clock may have started late (a ponder search on
+            // `ponderhit`): the budget is read from the deadlines.
             self.poll_late_clock();
-            let out_of_time = self.soft_deadline.is_some_and(|t| Instant::now() >= t);
-            if exhausted || proven || out_of_time {
+            let budget = Budget {
+                soft: self
+                    .soft_deadline
+                    .map(|t| t.saturating_duration_since(self.start)),
+                hard: self
+                    .hard_deadline
+                    .map(|t| t.saturating_duration_since(self.start)),
+            };
+            // On a clock, a single legal reply needs no deeper look.
+            let forced = self.root_choices == 1 && budget.hard.is_some();
+            iteration_times = (Some(iteration_times.1), iteration_start.elapsed());
+            let progress = Progress {
+                elapsed: self.start.elapsed(),
+                last: iteration_times.1,
+                before: iteration_times.0.filter(|_| depth > first_depth),
+                unstable: changed || fell,
+            };
+            if exhausted || proven || forced || !start_next(&budget, &progress) {
                 break;
             }
         }
@@ -716,6 +745,9 @@ impl<G: Game> Searcher<G> {
             self.root_moves(pos, &mut moves);
         } else {
             pos.search_moves(&mut moves);
+        }
+        if ply == 0 {
+            self.root_choices = moves.len();
         }
         self.ordering
             .score_moves(pos, &self.params, &moves, tt_move, ply, &mut scores);

@@ -32,6 +32,18 @@ pub struct GoLimits {
     pub ponder: bool,
 }
 
+impl GoLimits {
+    /// No depth, node or time limit of any kind: such a search ends only
+    /// when told to (or when the game's tree is exhausted).
+    pub fn is_unbounded(&self) -> bool {
+        self.depth.is_none()
+            && self.nodes.is_none()
+            && self.movetime.is_none()
+            && self.time.iter().all(Option::is_none)
+            && self.turn_limit.is_none()
+    }
+}
+
 /// A clock that starts after its search: a ponder search runs without one
 /// until [`LateClock::start`] hands it the move's budget, counted from
 /// that moment.
@@ -124,9 +136,88 @@ fn planned_budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
     }
 }
 
+/// What iterative deepening knows after an iteration.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Since the search started.
+    pub elapsed: Duration,
+    /// The iteration just finished.
+    pub last: Duration,
+    /// The iteration before it, if any.
+    pub before: Option<Duration>,
+    /// The best move changed or the score fell: the position needs time.
+    pub unstable: bool,
+}
+
+/// Growth of an iteration's time over the previous one assumed at least
+/// and at most (the effective branching factor, measured).
+const MIN_GROWTH: u32 = 2;
+const MAX_GROWTH: u32 = 4;
+
+/// Whether to start another iteration: before the soft limit (half as late
+/// again when the root is unstable, never past the hard limit), and only if
+/// the iteration, predicted from the last one's time and growth, can end
+/// before the hard limit (an aborted iteration is thrown away).
+pub fn start_next(budget: &Budget, p: &Progress) -> bool {
+    if let Some(soft) = budget.soft {
+        let soft = if p.unstable { soft * 3 / 2 } else { soft };
+        let soft = budget.hard.map_or(soft, |h| soft.min(h));
+        if p.elapsed >= soft {
+            return false;
+        }
+    }
+    // Early in the turn the prediction (noisy from odd to even depths) is
+    // not trusted: an iteration is cheap to try while half the soft limit
+    // is left.
+    let early = budget.soft.is_some_and(|soft| p.elapsed < soft / 2);
+    if let Some(hard) = budget.hard.filter(|_| !early) {
+        let growth = match p.before {
+            Some(b) if !b.is_zero() => (p.last.as_secs_f64() / b.as_secs_f64())
+                .clamp(f64::from(MIN_GROWTH), f64::from(MAX_GROWTH)),
+            _ => f64::from(MIN_GROWTH),
+        };
+        if p.elapsed + p.last.mul_f64(growth) > hard {
+            return false;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_iteration_that_cannot_finish_is_not_started() {
+        let ms = Duration::from_millis;
+        let budget = Budget {
+            soft: Some(ms(500)),
+            hard: Some(ms(900)),
+        };
+        let p = |elapsed, last, before, unstable| Progress {
+            elapsed: ms(elapsed),
+            last: ms(last),
+            before: Some(ms(before)),
+            unstable,
+        };
+        // Growth 3: 300 + 3 * 100 = 600 fits in 900.
+        assert!(start_next(&budget, &p(300, 100, 33, false)));
+        // Growth 4: 300 + 4 * 200 = 1100 does not.
+        assert!(!start_next(&budget, &p(300, 200, 50, false)));
+        // Growth capped at 4: 260 + 4 * 150 = 860 fits.
+        assert!(start_next(&budget, &p(260, 150, 15, false)));
+        // Before half the soft limit the prediction is not trusted.
+        assert!(start_next(&budget, &p(200, 200, 20, false)));
+        // Past the soft limit, unless unstable (soft 750).
+        assert!(!start_next(&budget, &p(520, 10, 5, false)));
+        assert!(start_next(&budget, &p(520, 10, 5, true)));
+        assert!(!start_next(&budget, &p(760, 10, 5, true)));
+        // No clock: no limit.
+        assert!(start_next(
+            &Budget::default(),
+            &p(100_000, 50_000, 1, false)
+        ));
+    }
 
     fn ms(d: Option<Duration>) -> u64 {
         d.unwrap().as_millis() as u64

@@ -14,7 +14,9 @@ pub mod threats;
 
 use std::sync::OnceLock;
 
-use self::patterns::{CellInfo, Pattern, PatternTable, THREATS, Threat, cell_info, slot};
+use self::patterns::{
+    CellInfo, Pattern, PatternTable, THREATS, Threat, cell_info_packed, pack, slot,
+};
 pub use self::rules::Rule;
 use self::rules::{BLACK, EMPTY, Lines, WALL, WHITE};
 use self::threats::{Vcf, VcfCache};
@@ -84,6 +86,9 @@ pub struct Gomoku {
     near: Vec<u8>,
     /// Per colour, what a stone on each empty cell would threaten.
     info: [Vec<CellInfo>; 2],
+    /// Per colour, the patterns of each empty cell in the four directions,
+    /// packed (what `info` was combined from; stale on occupied cells).
+    patterns: [Vec<u32>; 2],
     weight_total: [i32; 2],
     threat_count: [[u16; THREATS]; 2],
     stones: usize,
@@ -108,6 +113,9 @@ impl PartialEq for Gomoku {
             && self.info == other.info
             && self.weight_total == other.weight_total
             && self.threat_count == other.threat_count
+            && (0..self.cells.len())
+                .filter(|&i| self.cells[i] == EMPTY)
+                .all(|i| (0..2).all(|c| self.patterns[c][i] == other.patterns[c][i]))
     }
 }
 
@@ -197,6 +205,7 @@ impl Gomoku {
                 vec![CellInfo::default(); size],
                 vec![CellInfo::default(); size],
             ],
+            patterns: [vec![0; size], vec![0; size]],
             weight_total: [0; 2],
             // Every cell starts with no threat.
             threat_count: [[size as u16, 0, 0, 0, 0, 0, 0]; 2],
@@ -269,20 +278,44 @@ impl Gomoku {
     /// Recomputes what stones on `i` would threaten, keeping totals.
     fn refresh(&mut self, i: usize) {
         for c in 0..2 {
-            let old = self.info[c][i];
             let new = if self.cells[i] == EMPTY {
                 let color = c as u8 + 1;
                 let codes = self.codes[i];
-                cell_info([0, 1, 2, 3].map(|d| self.table.get(color, codes[d])))
+                let patterns = pack([0, 1, 2, 3].map(|d| self.table.get(color, codes[d])));
+                self.patterns[c][i] = patterns;
+                cell_info_packed(patterns)
             } else {
                 CellInfo::default()
             };
-            if old != new {
-                self.weight_total[c] += i32::from(new.weight) - i32::from(old.weight);
-                self.threat_count[c][old.threat as usize] -= 1;
-                self.threat_count[c][new.threat as usize] += 1;
-                self.info[c][i] = new;
+            self.set_info(c, i, new);
+        }
+    }
+
+    /// Re-reads the pattern of empty cell `j` in direction `d` only (the
+    /// only line a stone at distance 1..4 along `d` changes).
+    #[inline]
+    fn refresh_line(&mut self, j: usize, d: usize) {
+        let both = self.table.get_both(self.codes[j][d]);
+        let shift = 8 * d;
+        for (c, p) in both.into_iter().enumerate() {
+            let packed = self.patterns[c][j];
+            let old = (packed >> shift) & 0xff;
+            if old != p as u32 {
+                let packed = packed ^ ((old ^ p as u32) << shift);
+                self.patterns[c][j] = packed;
+                self.set_info(c, j, cell_info_packed(packed));
             }
+        }
+    }
+
+    #[inline]
+    fn set_info(&mut self, c: usize, i: usize, new: CellInfo) {
+        let old = self.info[c][i];
+        if old != new {
+            self.weight_total[c] += i32::from(new.weight) - i32::from(old.weight);
+            self.threat_count[c][old.threat as usize] -= 1;
+            self.threat_count[c][new.threat as usize] += 1;
+            self.info[c][i] = new;
         }
     }
 
@@ -302,22 +335,17 @@ impl Gomoku {
                 }
             }
         }
-        for d in 0..4 {
-            let dir = self.dirs[d];
-            for k in (-4..=4isize).filter(|&k| k != 0) {
-                // Cell j sees cell i at offset -k.
-                let j = (i as isize + k * dir) as usize;
-                let bits = 2 * slot(-k);
-                self.codes[j][d] = (self.codes[j][d] & !(3 << bits)) | (u16::from(color) << bits);
-            }
-        }
         self.refresh(i);
         for d in 0..4 {
             let dir = self.dirs[d];
             for k in (-4..=4isize).filter(|&k| k != 0) {
+                // Cell j sees cell i at offset -k; occupied cells keep
+                // their empty info and are re-read in full when cleared.
                 let j = (i as isize + k * dir) as usize;
-                if self.cells[j] != WALL {
-                    self.refresh(j);
+                let bits = 2 * slot(-k);
+                self.codes[j][d] = (self.codes[j][d] & !(3 << bits)) | (u16::from(color) << bits);
+                if self.cells[j] == EMPTY {
+                    self.refresh_line(j, d);
                 }
             }
         }

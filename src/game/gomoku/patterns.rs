@@ -163,6 +163,8 @@ impl Builder {
 /// in absolute colours.
 pub struct PatternTable {
     by_color: [Vec<Pattern>; 2],
+    /// Both colours' patterns side by side: one memory access per code.
+    both: Box<[[Pattern; 2]; 1 << 16]>,
 }
 
 fn swap_colors(code: u32) -> u32 {
@@ -185,11 +187,16 @@ impl PatternTable {
         // relative code is the absolute one. For white, swap the colours.
         let black = Builder::build(rule, true);
         let white_relative = Builder::build(rule, false);
-        let white = (0..1u32 << 16)
+        let white: Vec<Pattern> = (0..1u32 << 16)
             .map(|c| white_relative[swap_colors(c) as usize])
             .collect();
+        let mut both = Box::new([[Pattern::None; 2]; 1 << 16]);
+        for (code, pair) in both.iter_mut().enumerate() {
+            *pair = [black[code], white[code]];
+        }
         PatternTable {
             by_color: [black, white],
+            both,
         }
     }
 
@@ -202,6 +209,12 @@ impl PatternTable {
     #[inline]
     pub fn get(&self, color: u8, code: u16) -> Pattern {
         self.by_color[(color - 1) as usize][code as usize]
+    }
+
+    /// Black's and white's pattern of one code.
+    #[inline]
+    pub fn get_both(&self, code: u16) -> [Pattern; 2] {
+        self.both[code as usize]
     }
 }
 
@@ -231,9 +244,22 @@ pub struct CellInfo {
     pub weight: i16,
 }
 
-/// `combine` looked up: cells are re-rated on every move, so all 10^4
-/// tuples of four patterns are rated once.
+/// `combine` looked up (see `cell_info_packed`).
+#[cfg(test)]
 pub fn cell_info(patterns: [Pattern; 4]) -> CellInfo {
+    cell_info_packed(pack(patterns))
+}
+
+/// Four patterns in one word, a byte per direction (direction d in bits
+/// 8d..8d+8): a direction changes with shifts, not a byte store.
+pub fn pack(patterns: [Pattern; 4]) -> u32 {
+    u32::from_le_bytes(patterns.map(|p| p as u8))
+}
+
+/// `combine` of packed patterns, looked up: cells are re-rated on every
+/// move, so all 10^4 tuples of four patterns are rated once.
+#[inline]
+pub fn cell_info_packed(packed: u32) -> CellInfo {
     static TABLE: OnceLock<Vec<CellInfo>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         (0..ALL.len().pow(4))
@@ -252,8 +278,8 @@ pub fn cell_info(patterns: [Pattern; 4]) -> CellInfo {
             .collect()
     });
     let n = ALL.len();
-    let index = patterns[0] as usize
-        + n * (patterns[1] as usize + n * (patterns[2] as usize + n * patterns[3] as usize));
+    let [p0, p1, p2, p3] = packed.to_le_bytes().map(usize::from);
+    let index = p0 + n * (p1 + n * (p2 + n * p3));
     table[index]
 }
 
