@@ -173,22 +173,26 @@ fn infinite_search_of_a_solved_game_waits_for_stop() {
     );
 }
 
+/// Starts `go infinite`, sends `stop` 200 ms later and returns the
+/// `bestmove` line, asserting it came within `latency`.
+fn stopped_after_200_ms(e: &mut Engine, latency: Duration) -> String {
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let start = Instant::now();
+    e.send("stop");
+    let best = e.read_until("bestmove");
+    let took = start.elapsed();
+    assert!(took < latency, "stop took {took:?}");
+    best.last().unwrap().clone()
+}
+
 #[test]
 fn stop_answers_quickly() {
     let mut e = Engine::ply(&["--game", "connect4"]);
     for _ in 0..3 {
         e.send("position startpos moves 4 4 3");
-        e.send("go infinite");
-        std::thread::sleep(Duration::from_millis(200));
-        let start = Instant::now();
-        e.send("stop");
-        let best = e.read_until("bestmove");
-        let latency = start.elapsed();
-        assert!(
-            latency < Duration::from_millis(200),
-            "stop took {latency:?}"
-        );
-        assert!(best.last().unwrap().starts_with("bestmove "));
+        let best = stopped_after_200_ms(&mut e, Duration::from_millis(200));
+        assert!(best.starts_with("bestmove "));
     }
 }
 
@@ -600,34 +604,13 @@ fn two_threads_play_legal_moves_and_stop_promptly() {
     let mut e = Engine::ply(&["--game", "connect4", "--threads", "2"]);
     for (moves, legal) in [("4 4 3", "1234567"), ("1 1 1 1 1 1", "234567")] {
         e.send(&format!("position startpos moves {moves}"));
-        e.send("go infinite");
-        std::thread::sleep(Duration::from_millis(200));
-        let start = Instant::now();
-        e.send("stop");
-        let best = e.read_until("bestmove");
-        let latency = start.elapsed();
-        assert!(
-            latency < Duration::from_millis(300),
-            "stop took {latency:?}"
-        );
-        let mv = best
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
-        assert!(legal.contains(mv.as_str()), "{mv} in {moves}");
+        let best = stopped_after_200_ms(&mut e, Duration::from_millis(300));
+        let mv = common::best_move(&best);
+        assert!(legal.contains(mv), "{mv} in {moves}");
         e.send("go depth 10");
         let best = e.read_until("bestmove");
-        let mv = best
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
-        assert!(legal.contains(mv.as_str()), "{mv} in {moves}");
+        let mv = common::best_move(best.last().unwrap());
+        assert!(legal.contains(mv), "{mv} in {moves}");
         assert!(
             best.iter().any(|l| l.starts_with("info depth 10 ")),
             "{best:?}"
