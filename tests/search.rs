@@ -313,3 +313,54 @@ fn the_compare_ladder_matches_negamax_in_every_game() {
     let positions = small_gomoku_positions(7, 12, 26);
     assert_ladder_equivalent(&positions, 3, &["UseNullMove", "UseThreatSearch"]);
 }
+
+/// A search cut short inside an iteration plays the root move that
+/// iteration found best among the root moves it finished (the last
+/// iteration's best is searched first), reported as that iteration's line;
+/// before any root move is finished, the last completed iteration's move.
+#[test]
+fn an_unfinished_iteration_keeps_the_root_moves_it_finished() {
+    let search = |pos: &Connect4, limits: &SearchLimits| {
+        let mut searcher = Searcher::<Connect4>::new(1, SearchParams::default()).unwrap();
+        let mut reports = Vec::new();
+        let result = searcher.search(pos, limits, Arc::new(AtomicBool::new(false)), &mut |r| {
+            reports.push((r.depth, r.nodes, r.pv.first().copied()))
+        });
+        (result, reports)
+    };
+    let mut switched = 0;
+    for pos in random_positions::<Connect4>(16, 14, 9) {
+        let (_, full) = search(
+            &pos,
+            &SearchLimits {
+                depth: Some(10),
+                ..Default::default()
+            },
+        );
+        // An iteration whose best move is not the one before's.
+        for pair in full.windows(2) {
+            let [(_, before, Some(old)), (depth, after, Some(new))] = pair[..] else {
+                continue;
+            };
+            if old == new {
+                continue;
+            }
+            // Node limits through that iteration.
+            let step = ((after - before) / 20).max(1);
+            for nodes in (before + 1..after).step_by(step as usize) {
+                let limits = SearchLimits {
+                    nodes: Some(nodes),
+                    ..Default::default()
+                };
+                let (result, _) = search(&pos, &limits);
+                let last = result.last.expect("earlier iterations completed");
+                assert_eq!(result.best, last.pv.first().copied(), "{}", pos.to_fen());
+                if result.best != Some(old) {
+                    assert_eq!(last.depth, depth, "{}", pos.to_fen());
+                    switched += usize::from(result.best == Some(new));
+                }
+            }
+        }
+    }
+    assert!(switched > 0, "no unfinished iteration changed the move");
+}

@@ -676,3 +676,24 @@ fn multipv_lines_are_distinct_and_ordered() {
     ready(&mut e);
     assert_eq!(e.count("bestmove"), 2);
 }
+
+/// `go movetime` is the move's own time: an unsolved position is searched
+/// until the time is up (not until a forecast says the next iteration
+/// would not end in time), and the last line reports the whole search.
+#[test]
+fn movetime_is_searched_to_its_end() {
+    let mut e = Engine::ply(&["--game", "connect4"]);
+    e.send("ugi");
+    e.read_until("ugiok");
+    for moves in ["", " moves 4 4 3"] {
+        e.send(&format!("position startpos{moves}"));
+        e.send("go movetime 150");
+        let lines = e.read_until("bestmove");
+        let last = common::last_info(&lines);
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "time").unwrap();
+        let ms: u64 = words[at + 1].parse().unwrap();
+        assert!(ms >= 150, "{moves}: {last}");
+        assert!(last.contains(" score cp "), "not solved: {last}");
+    }
+}

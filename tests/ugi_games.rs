@@ -114,11 +114,7 @@ fn connect4_go_reports_the_proved_result_and_keeps_it() {
         e.send(&format!("position startpos moves {}", moves.join(" ")));
         e.send("go movetime 5000");
         let lines = e.read_until("bestmove");
-        let info = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth"))
-            .expect("an info line");
+        let info = common::last_info(&lines);
         let stones = moves.len() as u32;
         let shown = match expected {
             0 => "score cp 0".to_string(),

@@ -153,17 +153,69 @@ impl Connect4 {
         }
     }
 
-    /// Threat count weighted by row parity: the first player profits from
-    /// threats on odd rows (1-based), the second from even rows (Allis).
-    fn threat_value(&self, p: usize) -> i32 {
-        let threats = winning_cells(self.stones[p], self.occupied);
-        let good_rows = if p == 0 { ODD_ROWS } else { EVEN_ROWS };
-        let good = (threats & good_rows).count_ones() as i32;
-        let other = (threats & !good_rows).count_ones() as i32;
-        // A threat directly above another of the same side's threats is a
-        // double threat in one column: decisive if ever reached.
-        let stacked = (threats & (threats << 1)).count_ones() as i32;
-        30 * good + 16 * other + 40 * stacked
+    /// Threats and control of zugzwang (Allis 1988), from the first
+    /// player's point of view. When the board fills up, the second player
+    /// can answer every move in the same column ("claimeven") and so get
+    /// every even row (1-based, from the bottom) and leave the first player
+    /// the odd rows: the first player's threats are made good on odd rows,
+    /// the second's on even rows. In each column only the lowest threat
+    /// counts in full (the cell under it is the one nobody wants to fill;
+    /// a threat above it is reached only if the lower one is blocked), and
+    /// two threats of one side on top of each other win the column
+    /// whoever has to play under them. A first-player odd threat takes
+    /// zugzwang from the second player, who then gets the odd rows of the
+    /// other columns: his even threats elsewhere are worthless, odd ones
+    /// fight back. With no odd threat for the first player, the second
+    /// player's even threats decide.
+    fn zugzwang_value(&self) -> i32 {
+        let open = !self.playable();
+        let threats = [
+            winning_cells(self.stones[0], self.occupied) & open,
+            winning_cells(self.stones[1], self.occupied) & open,
+        ];
+        // Lowest threats per side: [0] on that side's rows, [1] on the others.
+        let mut lowest = [[0i32; 2]; 2];
+        let mut value = 0;
+        for col in 0..WIDTH {
+            let both = (threats[0] | threats[1]) & column_mask(col);
+            if both == 0 {
+                continue;
+            }
+            let cell = both & both.wrapping_neg();
+            let odd_row = cell & ODD_ROWS != 0;
+            // A cell both sides need goes to the side whose row it is.
+            let owner = match (threats[0] & cell != 0, threats[1] & cell != 0) {
+                (true, true) => usize::from(!odd_row),
+                (true, false) => 0,
+                _ => 1,
+            };
+            let stacked = threats[owner] & (cell << 1) != 0;
+            let on_own_row = stacked || odd_row == (owner == 0);
+            lowest[owner][usize::from(!on_own_row)] += 1;
+            let sign = if owner == 0 { 1 } else { -1 };
+            if stacked {
+                value += sign * ZUG_STACKED;
+            }
+            // Threats higher up the column, of either side.
+            let above = both & !cell;
+            value += ZUG_UPPER
+                * ((above & threats[0]).count_ones() as i32
+                    - (above & threats[1]).count_ones() as i32);
+        }
+        let [[white_odd, white_even], [black_even, black_odd]] = lowest;
+        value += ZUG_GOOD * (white_odd - black_even) + ZUG_OTHER * (white_even - black_odd);
+        let control = if white_odd > 0 {
+            match black_odd {
+                0 => ZUG_CONTROL,
+                b if white_odd > b => ZUG_CONTROL / 2,
+                _ => 0,
+            }
+        } else if black_even > 0 {
+            -ZUG_CONTROL
+        } else {
+            0
+        };
+        value + control
     }
 
     /// Potential: every line of four cells the opponent has not entered,
@@ -198,7 +250,15 @@ const CENTRE_FIRST: [u8; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 
 /// Rows 1, 3, 5 counted from 1 at the bottom (indices 0, 2, 4).
 const ODD_ROWS: u64 = BOTTOM * 0b010101;
-const EVEN_ROWS: u64 = BOTTOM * 0b101010;
+
+/// Weights of [`Connect4::zugzwang_value`]: a column's lowest threat on
+/// its owner's rows, on the other rows, a threat higher up a column, two
+/// stacked threats, and control of zugzwang.
+const ZUG_GOOD: i32 = 40;
+const ZUG_OTHER: i32 = 12;
+const ZUG_UPPER: i32 = 8;
+const ZUG_STACKED: i32 = 60;
+const ZUG_CONTROL: i32 = 80;
 
 impl Game for Connect4 {
     type Move = u8;
@@ -323,7 +383,8 @@ impl Game for Connect4 {
             // Two immediate threats cannot both be blocked.
             return -1000;
         }
-        self.threat_value(me) - self.threat_value(them)
+        let zugzwang = self.zugzwang_value();
+        (if me == 0 { zugzwang } else { -zugzwang })
             + 2 * (self.window_value(me) - self.window_value(them))
             + 3 * (self.centre_value(me) - self.centre_value(them))
     }
@@ -573,6 +634,47 @@ mod tests {
                 assert_eq!(pos.hash_after(mv), child.hash(), "{line} then {mv}");
             }
         }
+    }
+
+    fn fen(text: &str) -> Connect4 {
+        Connect4::from_fen(text, &Settings::default()).unwrap()
+    }
+
+    #[test]
+    fn odd_threats_serve_the_first_player_and_even_ones_the_second() {
+        // X's three on row 3 threatens a3 and e3, neither playable yet.
+        let odd = fen("7/7/7/1xxx3/1xoo3/1oxo3 o");
+        assert_eq!(
+            odd.zugzwang_value(),
+            2 * ZUG_GOOD + ZUG_CONTROL,
+            "two odd threats give the first player zugzwang"
+        );
+        // O's three on row 2 threatens a2 and e2.
+        let even = fen("7/7/7/7/1ooo2x/1xxo2x x");
+        assert_eq!(even.zugzwang_value(), -2 * ZUG_GOOD - ZUG_CONTROL);
+        // The same threats on the other side's rows are worth less.
+        let wrong_rows = fen("7/7/7/7/1xxx2o/1oox2o x");
+        assert_eq!(wrong_rows.zugzwang_value(), 2 * ZUG_OTHER);
+        // Evaluations are the side to move's.
+        assert!(odd.evaluate() < 0 && even.evaluate() < 0);
+    }
+
+    #[test]
+    fn a_threat_above_the_opponents_threat_waits_for_it() {
+        // X threatens a3 and e3, O a2 and e2 right under them: O's even
+        // threats come first and keep zugzwang.
+        let pos = fen("7/7/7/1xxx3/1ooo3/1xox3 o");
+        assert_eq!(
+            pos.zugzwang_value(),
+            -2 * ZUG_GOOD + 2 * ZUG_UPPER - ZUG_CONTROL
+        );
+        // X's diagonal b1-c2-d3 adds e4 on top of e3: whoever fills e2,
+        // X wins in column e.
+        let stacked = fen("7/7/7/1xxx3/1oxo3/1xoo3 o");
+        assert_eq!(
+            stacked.zugzwang_value(),
+            2 * ZUG_GOOD + ZUG_STACKED + ZUG_UPPER + ZUG_CONTROL
+        );
     }
 
     #[test]

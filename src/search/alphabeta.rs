@@ -156,6 +156,8 @@ pub struct Searcher<G: Game> {
     aborted: bool,
     /// Moves the root's last search looked at.
     root_choices: usize,
+    /// The score of the root's best move so far in the current iteration.
+    root_score: i32,
 }
 
 impl<G: Game> Searcher<G> {
@@ -199,6 +201,7 @@ impl<G: Game> Searcher<G> {
             late_clock: None,
             aborted: false,
             root_choices: 0,
+            root_score: 0,
         }
     }
 
@@ -382,6 +385,25 @@ impl<G: Game> Searcher<G> {
             let searched = (depth + self.depth_offset).min(MAX_PLY as u32 - 1);
             let score = self.aspiration(&mut pos, searched as i32, previous);
             if self.aborted {
+                // A root move that this unfinished iteration searched to
+                // the end and found better than the others searched so far
+                // (the last best first among them) is the better choice.
+                if let Some(&mv) = self.pv[0].first()
+                    && result.best != Some(mv)
+                {
+                    let unfinished = Report {
+                        depth,
+                        seldepth: self.seldepth.max(depth as usize) as u32,
+                        score: self.root_score,
+                        nodes: self.total_nodes(),
+                        elapsed: self.start.elapsed(),
+                        hashfull: self.tt.hashfull(),
+                        pv: self.complete_pv(root, depth as usize),
+                    };
+                    report(&unfinished);
+                    result.best = Some(mv);
+                    result.last = Some(unfinished);
+                }
                 break;
             }
             let fell = depth > first_depth && score < previous - UNSTABLE_DROP;
@@ -782,6 +804,9 @@ impl<G: Game> Searcher<G> {
                     alpha = score;
                     best_move = Some(mv);
                     self.update_pv(ply, mv);
+                    if ply == 0 {
+                        self.root_score = score;
+                    }
                     if score >= beta {
                         self.stats.cutoff(i);
                         self.ordering

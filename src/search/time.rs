@@ -155,10 +155,16 @@ const MIN_GROWTH: u32 = 2;
 const MAX_GROWTH: u32 = 4;
 
 /// Whether to start another iteration: before the soft limit (half as late
-/// again when the root is unstable, never past the hard limit), and only if
-/// the iteration, predicted from the last one's time and growth, can end
-/// before the hard limit (an aborted iteration is thrown away).
+/// again when the root is unstable, never past the hard limit), and, on a
+/// clock, only if the iteration, predicted from the last one's time and
+/// growth, can end before the hard limit: time an unfinished iteration
+/// spends is missed by the moves to come. A fixed time per move (soft
+/// limit equal to the hard one) is this move's alone, and spent whole: the
+/// searcher keeps what an unfinished iteration found.
 pub fn start_next(budget: &Budget, p: &Progress) -> bool {
+    if budget.soft.is_some() && budget.soft == budget.hard {
+        return budget.hard.is_some_and(|hard| p.elapsed < hard);
+    }
     if let Some(soft) = budget.soft {
         let soft = if p.unstable { soft * 3 / 2 } else { soft };
         let soft = budget.hard.map_or(soft, |h| soft.min(h));
@@ -212,6 +218,13 @@ mod tests {
         assert!(!start_next(&budget, &p(520, 10, 5, false)));
         assert!(start_next(&budget, &p(520, 10, 5, true)));
         assert!(!start_next(&budget, &p(760, 10, 5, true)));
+        // A fixed time per move is spent to its end, whatever the forecast.
+        let fixed = Budget {
+            soft: Some(ms(100)),
+            hard: Some(ms(100)),
+        };
+        assert!(start_next(&fixed, &p(90, 60, 15, false)));
+        assert!(!start_next(&fixed, &p(100, 1, 1, false)));
         // No clock: no limit.
         assert!(start_next(
             &Budget::default(),

@@ -173,6 +173,16 @@ pub fn best_move(line: &str) -> &str {
         .unwrap_or_else(|| panic!("no move in {line:?}"))
 }
 
+/// The last `info depth` line of a search's output: the one that
+/// describes the whole search.
+pub fn last_info(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line in {lines:?}"))
+}
+
 /// The peak resident memory of process `pid` in bytes (Linux's VmHWM).
 pub fn peak_resident_bytes(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
