@@ -254,11 +254,11 @@ const ODD_ROWS: u64 = BOTTOM * 0b010101;
 /// Weights of [`Connect4::zugzwang_value`]: a column's lowest threat on
 /// its owner's rows, on the other rows, a threat higher up a column, two
 /// stacked threats, and control of zugzwang.
-const ZUG_GOOD: i32 = 40;
-const ZUG_OTHER: i32 = 12;
-const ZUG_UPPER: i32 = 8;
-const ZUG_STACKED: i32 = 60;
-const ZUG_CONTROL: i32 = 80;
+const ZUG_GOOD: i32 = 25;
+const ZUG_OTHER: i32 = 8;
+const ZUG_UPPER: i32 = 5;
+const ZUG_STACKED: i32 = 40;
+const ZUG_CONTROL: i32 = 40;
 
 impl Game for Connect4 {
     type Move = u8;
