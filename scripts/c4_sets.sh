@@ -14,7 +14,9 @@
 # solve alone, the table cleared before each position and the clearing
 # not counted. Environment: DATA (the sets; default: the
 # first shared/data/connect4 above the checkout), HASH (MB, default 128), and the lines taken of
-# the long sets: L2R2 (200), L1R2 (20), L1R3 (5).
+# the long sets: L2R2 (200), L1R2 (20), L1R3 (5); SETS (default: all six), the names of the
+# sets to run, e.g. SETS="Test_L2_R2 Test_L1_R2"; PLY, a Ply binary to use instead of
+# building this checkout (a copy keeps a long run apart from rebuilds).
 set -eu
 cd "$(dirname "$0")/.."
 if [ -z "${DATA:-}" ]; then
@@ -25,8 +27,11 @@ if [ -z "${DATA:-}" ]; then
 fi
 HASH=${HASH:-128}
 OTHER=${1:-}
-cargo build --release --quiet
-PLY=target/release/ply
+if [ -z "${PLY:-}" ]; then
+    cargo build --release --quiet
+    PLY=target/release/ply
+fi
+SETS=${SETS:-Test_L3_R1 Test_L2_R1 Test_L1_R1 Test_L2_R2 Test_L1_R2 Test_L1_R3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -43,6 +48,7 @@ for spec in Test_L3_R1:1000 Test_L2_R1:1000 Test_L1_R1:1000 \
     "Test_L2_R2:${L2R2:-200}" "Test_L1_R2:${L1R2:-20}" "Test_L1_R3:${L1R3:-5}"; do
     set_name=${spec%%:*}
     lines=${spec#*:}
+    case " $SETS " in *" $set_name "*) ;; *) continue ;; esac
     head -n "$lines" "$DATA/$set_name" > "$TMP/in"
     total=$(wc -l < "$TMP/in")
     rm -f "$TMP"/chunk_* "$TMP/ply" "$TMP/other" "$TMP/ratios"
