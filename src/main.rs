@@ -1,4 +1,4 @@
-use std::io::{self, BufReader};
+use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand, ValueEnum};
@@ -58,6 +58,25 @@ enum Command {
         /// Only win (1), draw (0) or loss (-1): faster.
         #[arg(long)]
         weak: bool,
+    },
+    /// Build an opening book of exact values for every position reachable
+    /// in N plies (mirror images folded), for `setoption name BookFile`.
+    /// Resumable: run again after a stop and it continues; a progress
+    /// line goes to stderr. File format: protocol.md.
+    Book {
+        /// Every position reachable in this many plies from the base.
+        #[arg(long)]
+        plies: u32,
+        /// The book file (a journal FILE.part is kept while building).
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// The base position: moves from the start position, as `ply
+        /// solve` reads them (`4453` for Connect Four, else space-separated).
+        #[arg(long, value_name = "MOVES", default_value = "")]
+        from: String,
+        /// No progress line.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Search the same positions with a ladder of search configurations
     /// (minimax, alpha-beta, each enhancement added, each removed from the
@@ -180,6 +199,10 @@ enum Command {
     },
 }
 
+/// The solver table of `ply book` when `--hash` is not given: books are
+/// long solves.
+const BOOK_HASH_DEFAULT_MB: usize = 256;
+
 fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let number = |t: &str| {
         t.trim()
@@ -240,6 +263,7 @@ fn honoured_flags(command: &Option<Command>) -> (&'static str, &'static [&'stati
         // Fixed positions of every game's default variant, fixed tables.
         Some(Command::Bench { .. }) => ("bench", &["game"]),
         Some(Command::Solve { .. }) => ("solve", &["game", "size", "rule", "hash"]),
+        Some(Command::Book { .. }) => ("book", &["game", "size", "rule", "hash"]),
         // Every search has its own fresh table of 16 MB.
         Some(Command::Compare { .. }) => ("compare", &["game", "size", "rule"]),
         Some(Command::Trace { .. }) => ("trace", &["game", "size", "rule"]),
@@ -378,6 +402,42 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             if report.malformed > 0 {
                 anyhow::bail!("{} lines could not be read", report.malformed);
             }
+            Ok(())
+        }
+        Some(Command::Book {
+            plies,
+            out,
+            from,
+            quiet,
+        }) => {
+            let notation = ply::engine::registry::describe(&game)
+                .map_err(anyhow::Error::msg)?
+                .solve;
+            let options = tools::book::BookOptions {
+                game,
+                settings,
+                plies,
+                from: notation.split_moves(&from),
+                out,
+                hash_mb: cli.hash.unwrap_or(BOOK_HASH_DEFAULT_MB),
+                max_solves: None,
+                progress: !quiet,
+            };
+            let started = std::time::Instant::now();
+            let report = tools::book::run(&options, &mut io::stderr())?;
+            let bytes = std::fs::metadata(&options.out).map_or(0, |m| m.len());
+            writeln!(
+                stdout,
+                "book {}: {} positions, {bytes} bytes; {} positions {} plies deep, {} solved now, {} from the journal, {} nodes, {:.1} s",
+                options.out.display(),
+                report.positions,
+                report.deep,
+                plies,
+                report.solved,
+                report.resumed,
+                report.nodes,
+                started.elapsed().as_secs_f64()
+            )?;
             Ok(())
         }
         Some(Command::Match {

@@ -18,6 +18,7 @@ use super::registry;
 use super::session::RepeatedSearch;
 use super::session::{HelperJob, InfoLine, SearchJob, SearchSummary, Session};
 use crate::game::{GameError, Settings};
+use crate::search::book::Book;
 use crate::search::time::{GoLimits, LateClock, budget};
 use crate::search::{SearchLimits, SearchParams};
 
@@ -529,6 +530,7 @@ impl Controller {
             ("Threads", OptionValue::Int(n)) => self.threads = n.max(1) as usize,
             ("MultiPV", OptionValue::Int(n)) => self.multipv = n.max(1) as usize,
             ("MoveOverhead", OptionValue::Int(ms)) => self.overhead_ms = ms as u64,
+            ("BookFile", OptionValue::Text(path)) => self.session.set_book(load_book(&path)?)?,
             // A new game starts from its default variant.
             ("Game", OptionValue::Text(game)) => self.change_game(&game, Settings::default())?,
             ("Rule", OptionValue::Text(rule)) => {
@@ -573,6 +575,16 @@ impl Controller {
             }
         }
     }
+}
+
+/// The book in the file at `path` (`None` for an empty path: no book).
+fn load_book(path: &str) -> Result<Option<Arc<Book>>, String> {
+    if path.is_empty() {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read book file '{path}': {e}"))?;
+    let book = Book::parse(&bytes).map_err(|e| format!("book file '{path}': {e}"))?;
+    Ok(Some(Arc::new(book)))
 }
 
 impl Drop for Controller {

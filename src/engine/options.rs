@@ -15,9 +15,20 @@ pub const MULTIPV_MAX: i64 = 64;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
-    Combo { default: String, vars: Vec<String> },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Combo {
+        default: String,
+        vars: Vec<String>,
+    },
+    /// Free text (a file path); empty by default.
+    Text,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,6 +108,10 @@ pub fn specs() -> Vec<OptionSpec> {
     specs.push(OptionSpec {
         name: "Ponder".to_string(),
         kind: OptionKind::Check { default: false },
+    });
+    specs.push(OptionSpec {
+        name: "BookFile".to_string(),
+        kind: OptionKind::Text,
     });
     specs.extend(SWITCHES.iter().map(|(name, _)| OptionSpec {
         name: name.to_string(),
@@ -178,6 +193,9 @@ pub fn parse(name: &str, value: &str) -> Result<(String, OptionValue), String> {
                 ));
             }
         },
+        // `<empty>` is how UCI GUIs send an empty string.
+        OptionKind::Text if value == "<empty>" => OptionValue::Text(String::new()),
+        OptionKind::Text => OptionValue::Text(value.to_string()),
         OptionKind::Combo { vars, .. } => match vars.iter().find(|v| v.eq_ignore_ascii_case(value))
         {
             Some(v) => OptionValue::Text(v.clone()),

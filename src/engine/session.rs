@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, GameError, Outcome, Player, Settings};
+use crate::search::book::{Book, Header};
 use crate::search::score::Score;
 use crate::search::{Report, SearchLimits, SearchParams, Searcher};
 
@@ -69,6 +70,15 @@ pub trait Session: Send {
     fn new_game(&mut self);
     fn set_hash(&mut self, megabytes: usize) -> Result<(), String>;
     fn set_params(&mut self, params: SearchParams);
+    /// Plays from `book` from now on (`None`: no book). A book of another
+    /// game or variant is refused and the session left as it was. A
+    /// session that cannot play from a book refuses every one.
+    fn set_book(&mut self, book: Option<Arc<Book>>) -> Result<(), String> {
+        match book {
+            None => Ok(()),
+            Some(_) => Err("this engine's game cannot play from a book".to_string()),
+        }
+    }
     /// A search of the current position; root moves named in `excluded`
     /// are left out.
     fn search_job(
@@ -287,6 +297,21 @@ impl<G: Game> Session for GameSession<G> {
 
     fn set_params(&mut self, params: SearchParams) {
         self.searcher().params = params;
+    }
+
+    fn set_book(&mut self, book: Option<Arc<Book>>) -> Result<(), String> {
+        if let Some(book) = &book {
+            let ours = Header::new(G::DESCRIPTION, &self.settings, 0, &[]);
+            let theirs = book.header();
+            if !theirs.same_variant(&ours) {
+                return Err(format!(
+                    "the book is for {} on {} (rule {}), not {} on {} (rule {})",
+                    theirs.game, theirs.board, theirs.rule, ours.game, ours.board, ours.rule
+                ));
+            }
+        }
+        self.searcher().book = book;
+        Ok(())
     }
 
     fn search_job(

@@ -439,6 +439,19 @@ impl Game for Connect4 {
         self.hash ^ keys[self.side_index() * 64 + cell.trailing_zeros() as usize] ^ keys[SIDE_KEY]
     }
 
+    /// The smaller of the position's exact code and its mirror image's:
+    /// per column, `2^h + s` for `h` stones of which the side to move owns
+    /// the set `s` (Pascal Pons' key), so no two positions share a key.
+    fn symmetric_key(&self) -> u64 {
+        let code = self.stones[self.side_index()] + self.occupied + BOTTOM;
+        let mut mirror = 0;
+        for col in 0..WIDTH {
+            let column = (code >> (col * STRIDE)) & ((1 << STRIDE) - 1);
+            mirror |= column << ((WIDTH - 1 - col) * STRIDE);
+        }
+        code.min(mirror)
+    }
+
     fn plies_left_bound(&self) -> Option<u32> {
         Some((WIDTH * HEIGHT) as u32 - self.plies)
     }
@@ -675,6 +688,53 @@ mod tests {
             stacked.zugzwang_value(),
             2 * ZUG_GOOD + ZUG_STACKED + ZUG_UPPER + ZUG_CONTROL
         );
+    }
+
+    #[test]
+    fn symmetric_keys_fold_mirror_images_only() {
+        let mirrored = |line: &str| -> String {
+            line.chars()
+                .map(|c| char::from(b'8' - (c as u8 - b'0')))
+                .collect()
+        };
+        fn walk(pos: &mut Connect4, line: &mut String, depth: u32, out: &mut Vec<String>) {
+            out.push(line.clone());
+            if depth == 0 || pos.outcome().is_some() {
+                return;
+            }
+            for col in 0..WIDTH as u8 {
+                if pos.parse_move(&(col + 1).to_string()).is_ok() {
+                    pos.make_move(col);
+                    line.push(char::from(b'1' + col));
+                    walk(pos, line, depth - 1, out);
+                    line.pop();
+                    pos.unmake_move(col);
+                }
+            }
+        }
+        let mut lines = Vec::new();
+        walk(&mut play(""), &mut String::new(), 4, &mut lines);
+        let boards: std::collections::HashSet<String> =
+            lines.iter().map(|l| play(l).to_fen()).collect();
+        // John Tromp's counts of positions after 0 to 4 plies.
+        assert_eq!(boards.len(), 1 + 7 + 49 + 238 + 1120);
+        walk(
+            &mut play("4444441"),
+            &mut "4444441".to_string(),
+            3,
+            &mut lines,
+        );
+        let mut classes = std::collections::HashSet::new();
+        let mut keys = std::collections::HashSet::new();
+        for line in &lines {
+            let (pos, image) = (play(line), play(&mirrored(line)));
+            assert_eq!(pos.symmetric_key(), image.symmetric_key(), "{line}");
+            classes.insert(pos.to_fen().min(image.to_fen()));
+            keys.insert(pos.symmetric_key());
+        }
+        // One key per board up to its mirror image, no two sharing one.
+        assert_eq!(keys.len(), classes.len());
+        assert!(classes.len() < boards.len());
     }
 
     #[test]

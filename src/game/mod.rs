@@ -272,6 +272,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         })
     }
 
+    /// A key shared by the positions the game's symmetries map onto each
+    /// other (a board and its mirror image), for tables that outlive a
+    /// search and fold symmetric positions into one entry (opening books).
+    /// Books store it on disk, so it must not change between versions.
+    /// The default is [`Game::hash`]: no symmetry.
+    fn symmetric_key(&self) -> u64 {
+        self.hash()
+    }
+
     /// The key [`Game::hash`] would give after `mv`, for prefetching table
     /// entries. The default makes the move on a copy.
     fn hash_after(&self, mv: Self::Move) -> u64 {

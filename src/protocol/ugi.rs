@@ -210,6 +210,7 @@ fn option_line(spec: &options::OptionSpec) -> String {
         OptionKind::Check { default } => {
             format!("option name {} type check default {default}", spec.name)
         }
+        OptionKind::Text => format!("option name {} type string default <empty>", spec.name),
         OptionKind::Combo { default, vars } => {
             let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
             format!(

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
+use super::book::Book;
 use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MAX_PLY, Score, is_mate};
@@ -123,6 +124,9 @@ pub struct Searcher<G: Game> {
     pub params: SearchParams,
     /// Root moves to leave out (for n-best analysis).
     pub excluded_root: Vec<G::Move>,
+    /// An opening book of exact values: a play search of a position whose
+    /// every move it knows plays its best move at once.
+    pub book: Option<Arc<Book>>,
     /// Counters of the last search (they never steer it).
     pub stats: SearchStats,
     tt: Arc<TranspositionTable<G::Move>>,
@@ -179,6 +183,7 @@ impl<G: Game> Searcher<G> {
         Searcher {
             params,
             excluded_root: Vec::new(),
+            book: None,
             stats: SearchStats::default(),
             tt,
             helper_nodes,
@@ -327,6 +332,9 @@ impl<G: Game> Searcher<G> {
             return self
                 .solve(root, proof, deadline, nodes, report)
                 .unwrap_or_else(|cut_short| cut_short);
+        }
+        if let Some(played) = self.play_from_book(root, report) {
+            return played;
         }
         let mut solver_nodes = 0;
         if self.params.solver
@@ -538,6 +546,48 @@ impl<G: Game> Searcher<G> {
             best: solved.best.or(fallback),
             last: Some(iteration),
             nodes: solved.nodes,
+            elapsed,
+        })
+    }
+
+    /// The book's move for `root`, reported as one iteration as deep as
+    /// the game lasts, when the book knows every move's value (and no
+    /// root move is excluded).
+    fn play_from_book(
+        &mut self,
+        root: &G,
+        report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
+        if !self.excluded_root.is_empty() {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        let (mv, score) = book.best_move(root)?;
+        // The principal variation: the book's moves while it knows them.
+        let mut pv = vec![mv];
+        let mut pos = root.clone();
+        pos.make_move(mv);
+        while let Some((next, _)) = book.best_move(&pos) {
+            pv.push(next);
+            pos.make_move(next);
+        }
+        let plies = Score::plies_to_end(score)
+            .unwrap_or_else(|| root.plies_left_bound().map_or(0, |n| n as i32));
+        let elapsed = self.start.elapsed();
+        let iteration = Report {
+            depth: plies.max(1) as u32,
+            seldepth: plies.max(1) as u32,
+            score,
+            nodes: 0,
+            elapsed,
+            hashfull: 0,
+            pv,
+        };
+        report(&iteration);
+        Some(SearchResult {
+            best: Some(mv),
+            last: Some(iteration),
+            nodes: 0,
             elapsed,
         })
     }

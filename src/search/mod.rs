@@ -3,6 +3,7 @@
 //! monomorphized per game.
 
 pub mod alphabeta;
+pub mod book;
 pub mod ordering;
 pub mod params;
 pub mod reference;

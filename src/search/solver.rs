@@ -578,7 +578,7 @@ impl<G: Game> Solver<G> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::Settings;
     use crate::game::connect4::Connect4;
@@ -594,8 +594,9 @@ mod tests {
         pos
     }
 
-    /// Every position reachable in `plies` from `pos` whose game is not over.
-    fn positions<G: Game>(pos: &mut G, plies: u32, out: &mut Vec<G>) {
+    /// Every position reachable in `plies` from `pos` whose game is not
+    /// over (repeats included).
+    pub(crate) fn positions<G: Game>(pos: &mut G, plies: u32, out: &mut Vec<G>) {
         if pos.outcome().is_some() {
             return;
         }

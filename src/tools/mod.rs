@@ -1,7 +1,8 @@
-//! Command-line tools beside the protocols: perft, bench, solve, play, match,
+//! Command-line tools beside the protocols: perft, bench, solve, book, play, match,
 //! compare (with its SVG chart) and trace.
 
 pub mod bench;
+pub mod book;
 pub mod chart;
 pub mod compare;
 pub mod r#match;

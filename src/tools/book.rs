@@ -1,0 +1,458 @@
+#![warn(missing_docs)]
+//! `ply book`: an opening book of exact values for every position reachable
+//! in N plies from a base position (mirror images folded through
+//! [`Game::symmetric_key`]).
+//!
+//! The positions N plies deep are solved one after another with the
+//! solving mode, its table kept from one to the next (neighbours share
+//! most of their trees); the shallower ones are then valued by negamax
+//! over their moves, from the deeper values. Positions whose game is over
+//! are not stored. Every deep value is appended to a journal, `FILE.part`,
+//! as soon as it is proved: a build that is stopped continues from the
+//! journal when run again, and the journal is removed once the book is
+//! written (to `FILE.tmp`, then renamed to `FILE`).
+
+use std::collections::{HashMap, HashSet};
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::engine::registry;
+use crate::game::{Game, GameVisitor, Settings};
+use crate::search::book::{
+    Book, Header, JOURNAL_MAGIC, RECORD, best_move_by, read_record, record, value_of_score,
+};
+use crate::search::solver::Solver;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BookOptions {
+    /// The game, by name.
+    pub game: String,
+    /// Its variant.
+    pub settings: Settings,
+    /// Plies from the base position: every position reachable in at most
+    /// this many is in the book.
+    pub plies: u32,
+    /// Moves from the start position to the base position.
+    pub from: Vec<String>,
+    /// The book file.
+    pub out: PathBuf,
+    /// The solver's table, in MB.
+    pub hash_mb: usize,
+    /// Stop after solving this many deep positions (the journal keeps
+    /// them; running again continues): to build a large book in parts.
+    pub max_solves: Option<usize>,
+    /// A progress line on the log writer, updated about once a second.
+    pub progress: bool,
+}
+
+/// What a build did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookReport {
+    /// Positions in the book (0 when the build stopped before the end).
+    pub positions: usize,
+    /// Positions `plies` deep (each solved).
+    pub deep: usize,
+    /// Deep positions solved by this run.
+    pub solved: usize,
+    /// Deep positions whose value the journal already held.
+    pub resumed: usize,
+    /// Nodes the solves of this run took.
+    pub nodes: u64,
+    /// Whether the book file is complete (false: stopped by `max_solves`).
+    pub complete: bool,
+}
+
+/// Builds (or finishes building) the book `options` describe; the
+/// progress line goes to `log`.
+pub fn run(options: &BookOptions, log: &mut dyn Write) -> anyhow::Result<BookReport> {
+    struct Build<'a> {
+        options: &'a BookOptions,
+        log: &'a mut dyn Write,
+    }
+    impl GameVisitor for Build<'_> {
+        type Output = anyhow::Result<BookReport>;
+        fn visit<G: Game>(self, settings: &Settings) -> Self::Output {
+            build::<G>(self.options, settings, self.log)
+        }
+    }
+    registry::visit(&options.game, &options.settings, Build { options, log })
+        .map_err(anyhow::Error::msg)?
+}
+
+/// `FILE` with `suffix` added to its name.
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// The positions reachable from `base` in 0, 1, ... `plies` plies whose
+/// game is not over, one list per ply, each position once up to symmetry
+/// (in the order of first reaching it, so that neighbours stay together).
+fn layers<G: Game>(base: &G, plies: u32) -> Vec<Vec<G>> {
+    let mut layers = vec![vec![base.clone()]];
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let mut seen = HashSet::new();
+        let mut next = Vec::new();
+        for pos in layers.last().into_iter().flatten() {
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            for &mv in &moves {
+                let mut child = pos.clone();
+                child.make_move(mv);
+                if child.outcome().is_none() && seen.insert(child.symmetric_key()) {
+                    next.push(child);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        layers.push(next);
+    }
+    layers
+}
+
+/// The deep values a journal holds, checked against `header`, and the
+/// length of its whole records with the header (a record cut short by an
+/// interruption is dropped).
+fn read_journal(path: &Path, header: &Header) -> anyhow::Result<(HashMap<u64, i8>, usize)> {
+    let mut bytes = Vec::new();
+    File::open(path)?.read_to_end(&mut bytes)?;
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or_else(|| anyhow::anyhow!("{}: no journal header", path.display()))?;
+    let line = String::from_utf8_lossy(&bytes[..end]);
+    let (theirs, _) = Header::parse(&line, JOURNAL_MAGIC)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if &theirs != header {
+        anyhow::bail!(
+            "{} is the journal of another book ({}); remove it to start afresh",
+            path.display(),
+            line.trim()
+        );
+    }
+    let records = bytes[end + 1..].chunks_exact(RECORD);
+    let whole = end + 1 + records.len() * RECORD;
+    Ok((records.map(read_record).collect(), whole))
+}
+
+fn build<G: Game>(
+    options: &BookOptions,
+    settings: &Settings,
+    log: &mut dyn Write,
+) -> anyhow::Result<BookReport> {
+    let started = Instant::now();
+    let mut base = G::start(settings)?;
+    for text in &options.from {
+        let mv = base.parse_move(text)?;
+        base.make_move(mv);
+    }
+    if base.outcome().is_some() {
+        anyhow::bail!("the game is over in the base position");
+    }
+    let header = Header::new(G::DESCRIPTION, settings, options.plies, &options.from);
+    if options.out.exists() {
+        let book = Book::parse(&fs::read(&options.out)?)
+            .map_err(|e| anyhow::anyhow!("{} exists: {e}", options.out.display()))?;
+        if book.header() != &header {
+            anyhow::bail!(
+                "{} exists and is another book; remove it first",
+                options.out.display()
+            );
+        }
+        return Ok(BookReport {
+            positions: book.len(),
+            deep: 0,
+            solved: 0,
+            resumed: 0,
+            nodes: 0,
+            complete: true,
+        });
+    }
+
+    let layers = layers(&base, options.plies);
+    let deep = layers.last().map_or(0, Vec::len);
+    let journal_path = sibling(&options.out, ".part");
+    let mut values = if journal_path.exists() {
+        let (values, whole) = read_journal(&journal_path, &header)?;
+        // Keep the whole records only, so that a record cut short by an
+        // interruption cannot shift the ones appended now.
+        OpenOptions::new()
+            .write(true)
+            .open(&journal_path)?
+            .set_len(whole as u64)?;
+        values
+    } else {
+        fs::write(&journal_path, header.line(JOURNAL_MAGIC, ""))?;
+        HashMap::new()
+    };
+    let mut journal = BufWriter::new(OpenOptions::new().append(true).open(&journal_path)?);
+    let mut solver = Solver::<G>::new(options.hash_mb).map_err(anyhow::Error::msg)?;
+    let resumed = layers
+        .last()
+        .into_iter()
+        .flatten()
+        .filter(|p| values.contains_key(&p.symmetric_key()))
+        .count();
+    let mut report = BookReport {
+        positions: 0,
+        deep,
+        solved: 0,
+        resumed,
+        nodes: 0,
+        complete: false,
+    };
+    let solving = Instant::now();
+    let mut shown = Instant::now();
+    let depth = layers.len() - 1;
+    for pos in layers.last().into_iter().flatten() {
+        let key = pos.symmetric_key();
+        if values.contains_key(&key) {
+            continue;
+        }
+        if options.max_solves.is_some_and(|m| report.solved >= m) {
+            journal.flush()?;
+            if options.progress {
+                writeln!(log)?;
+            }
+            return Ok(report);
+        }
+        let solved = solver
+            .solve(pos, false)
+            .ok_or_else(|| anyhow::anyhow!("the solver stopped"))?;
+        let value = value_of_score(solved.score)
+            .ok_or_else(|| anyhow::anyhow!("{}: a value too long for a book", pos.to_fen()))?;
+        journal.write_all(&record(key, value))?;
+        values.insert(key, value);
+        report.solved += 1;
+        report.nodes += solved.nodes;
+        if shown.elapsed() >= Duration::from_secs(1) {
+            journal.flush()?;
+            shown = Instant::now();
+            if options.progress {
+                let done = report.solved + resumed;
+                let rate = solving.elapsed().as_secs_f64() / report.solved as f64;
+                let left = rate * (deep - done) as f64;
+                write!(
+                    log,
+                    "\rbook: ply {depth}: {done}/{deep} positions solved, {:.0} s, about {left:.0} s left   ",
+                    started.elapsed().as_secs_f64()
+                )?;
+                log.flush()?;
+            }
+        }
+    }
+    journal.flush()?;
+    drop(journal);
+    if options.progress {
+        writeln!(
+            log,
+            "\rbook: ply {depth}: {deep}/{deep} positions solved, {:.0} s; backing up the shallower plies",
+            started.elapsed().as_secs_f64()
+        )?;
+    }
+
+    // Negamax from the deep values up to the base.
+    for layer in layers[..depth].iter().rev() {
+        for pos in layer {
+            let (_, score) = best_move_by(pos, |key| values.get(&key).copied())
+                .ok_or_else(|| anyhow::anyhow!("{}: a move leads out of the book", pos.to_fen()))?;
+            let value = value_of_score(score)
+                .ok_or_else(|| anyhow::anyhow!("{}: a value too long for a book", pos.to_fen()))?;
+            values.insert(pos.symmetric_key(), value);
+        }
+    }
+    // Only the positions of this book (a journal may hold others).
+    let entries: Vec<(u64, i8)> = layers
+        .iter()
+        .flatten()
+        .map(|pos| {
+            let key = pos.symmetric_key();
+            (key, values[&key])
+        })
+        .collect();
+    let book = Book::new(header, entries);
+    let tmp = sibling(&options.out, ".tmp");
+    let mut file = BufWriter::new(File::create(&tmp)?);
+    book.write(&mut file)?;
+    file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    fs::rename(&tmp, &options.out)?;
+    fs::remove_file(&journal_path)?;
+    report.positions = book.len();
+    report.complete = true;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::connect4::Connect4;
+    use crate::game::tictactoe::TicTacToe;
+    use crate::search::book::score_of_value;
+    use crate::search::reference;
+    use crate::search::score::{MATE, MATE_BOUND};
+    use crate::search::solver::tests::positions;
+
+    /// A scratch directory of this test's own.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ply-book-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn options(game: &str, from: &str, plies: u32, out: PathBuf) -> BookOptions {
+        BookOptions {
+            game: game.to_string(),
+            settings: Settings::default(),
+            plies,
+            from: from.split_whitespace().map(str::to_string).collect(),
+            out,
+            hash_mb: 4,
+            max_solves: None,
+            progress: false,
+        }
+    }
+
+    fn play<G: Game>(moves: &str) -> G {
+        let mut pos = G::start(&Settings::default()).unwrap();
+        for m in moves.split_whitespace() {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+        pos
+    }
+
+    fn build_and_load(options: &BookOptions) -> Book {
+        let report = run(options, &mut Vec::new()).unwrap();
+        assert!(report.complete);
+        assert!(!sibling(&options.out, ".part").exists(), "journal left");
+        let book = Book::parse(&fs::read(&options.out).unwrap()).unwrap();
+        assert_eq!(book.len(), report.positions);
+        book
+    }
+
+    const LATE: &str = "2 2 5 2 5 7 6 2 5 3 4 6 2 2 4 4 1 1 1 5 6 3";
+
+    #[test]
+    fn connect4_entries_match_direct_solves() {
+        let dir = scratch("c4");
+        let book = build_and_load(&options("connect4", LATE, 3, dir.join("late.book")));
+        let mut all = Vec::new();
+        positions(&mut play::<Connect4>(LATE), 3, &mut all);
+        let keys: HashSet<u64> = all.iter().map(|p| p.symmetric_key()).collect();
+        assert_eq!(
+            book.len(),
+            keys.len(),
+            "every position once, up to mirroring"
+        );
+        assert!(book.len() > 100, "{}", book.len());
+        let mut solver = Solver::<Connect4>::new(4).unwrap();
+        for pos in &all {
+            solver.clear();
+            let exact = solver.solve(pos, false).unwrap().score;
+            assert_eq!(book.score(pos), Some(exact), "{}", pos.to_fen());
+        }
+        // The mirror image of the base is in the book with the same value.
+        let mirrored: String = LATE
+            .split_whitespace()
+            .map(|c| (8 - c.parse::<u8>().unwrap()).to_string() + " ")
+            .collect();
+        let image = play::<Connect4>(&mirrored);
+        assert_ne!(image.to_fen(), all[0].to_fen());
+        assert_eq!(book.score(&image), book.score(&all[0]));
+        // Below the deepest ply the book names a best move that keeps
+        // the value.
+        for pos in all.iter().filter(|p| p.plies() < 25) {
+            let (mv, score) = book.best_move(pos).unwrap();
+            assert_eq!(Some(score), book.score(pos));
+            let mut child = pos.clone();
+            child.make_move(mv);
+            let after = match child.outcome() {
+                Some(_) => MATE - 1,
+                None => crate::search::book::parent_score(book.score(&child).unwrap()),
+            };
+            assert_eq!(after, score, "{}", pos.to_fen());
+        }
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_whole_tic_tac_toe_book_is_negamax() {
+        let dir = scratch("ttt");
+        let book = build_and_load(&options("tictactoe", "", 9, dir.join("ttt.book")));
+        let mut all = Vec::new();
+        positions(&mut play::<TicTacToe>(""), 9, &mut all);
+        let keys: HashSet<u64> = all.iter().map(|p| p.hash()).collect();
+        assert_eq!(book.len(), keys.len());
+        assert_eq!(book.score(&all[0]), Some(0), "tic-tac-toe is a draw");
+        for pos in all.iter().step_by(5) {
+            let exact = reference::negamax(&mut pos.clone(), 10, false);
+            assert_eq!(book.score(pos), Some(exact), "{}", pos.to_fen());
+        }
+        let wins = book.entries().filter(|&(_, v)| v > 0).count();
+        assert!(wins > 100 && score_of_value(1) >= MATE_BOUND);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn an_interrupted_build_resumes_where_it_stopped() {
+        let dir = scratch("resume");
+        let whole = options("connect4", LATE, 2, dir.join("whole.book"));
+        build_and_load(&whole);
+        let mut parts = options("connect4", LATE, 2, dir.join("parts.book"));
+        parts.max_solves = Some(5);
+        let first = run(&parts, &mut Vec::new()).unwrap();
+        assert_eq!((first.solved, first.resumed, first.complete), (5, 0, false));
+        assert!(!parts.out.exists());
+        // A record cut short, as by a kill in the middle of a write.
+        let journal = sibling(&parts.out, ".part");
+        let mut file = OpenOptions::new().append(true).open(&journal).unwrap();
+        file.write_all(&[1, 2, 3]).unwrap();
+        drop(file);
+        let second = run(&parts, &mut Vec::new()).unwrap();
+        assert_eq!(
+            (second.solved, second.resumed, second.complete),
+            (5, 5, false)
+        );
+        parts.max_solves = None;
+        let last = run(&parts, &mut Vec::new()).unwrap();
+        assert_eq!(last.resumed, 10);
+        assert_eq!(last.solved + last.resumed, last.deep);
+        assert!(last.complete && !journal.exists());
+        assert_eq!(fs::read(&parts.out).unwrap(), fs::read(&whole.out).unwrap());
+        // Done already: nothing to solve.
+        let again = run(&parts, &mut Vec::new()).unwrap();
+        assert_eq!((again.solved, again.positions), (0, last.positions));
+        // Another book's file or journal is left alone.
+        let other = options("connect4", LATE, 1, parts.out.clone());
+        let e = run(&other, &mut Vec::new()).unwrap_err().to_string();
+        assert!(e.contains("another book"), "{e}");
+        fs::write(
+            &journal,
+            "plybook-journal 1 game=connect4 board=7x6 rule=- plies=9 from=-\n",
+        )
+        .unwrap();
+        let elsewhere = options("connect4", LATE, 1, dir.join("parts2.book"));
+        fs::rename(&journal, sibling(&elsewhere.out, ".part")).unwrap();
+        let e = run(&elsewhere, &mut Vec::new()).unwrap_err().to_string();
+        assert!(e.contains("journal of another book"), "{e}");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_finished_or_unknown_base_is_refused() {
+        let dir = scratch("refused");
+        let over = options("tictactoe", "a1 b1 a2 b2 a3", 2, dir.join("x.book"));
+        assert!(run(&over, &mut Vec::new()).is_err());
+        let illegal = options("connect4", "9", 2, dir.join("x.book"));
+        assert!(run(&illegal, &mut Vec::new()).is_err());
+        fs::remove_dir_all(dir).unwrap();
+    }
+}

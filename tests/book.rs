@@ -1,0 +1,212 @@
+//! `ply book` and playing from a book under UGI, through the real binary.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{Engine, best_move};
+
+/// A Connect Four position 22 plies deep (a line of Pons' end-game set):
+/// a book a few plies deep from it is quick to build.
+const LATE: &str = "2252576253462244111563";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ply-book-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn ply(args: &[&str]) -> std::process::Output {
+    Command::new(assert_cmd::cargo::cargo_bin("ply"))
+        .args(args)
+        .output()
+        .expect("ply runs")
+}
+
+fn build(game: &str, from: &str, plies: u32, out: &Path) -> String {
+    let out_text = out.to_str().unwrap();
+    let plies_text = plies.to_string();
+    let output = ply(&[
+        "--game",
+        game,
+        "book",
+        "--plies",
+        &plies_text,
+        "--from",
+        from,
+        "--out",
+        out_text,
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains(&format!("book: ply {plies}:")),
+        "progress: {stderr}"
+    );
+    stdout
+}
+
+/// Pons' score of `moves` by `ply solve`.
+fn solve(moves: &str) -> i32 {
+    let output = Command::new(assert_cmd::cargo::cargo_bin("ply"))
+        .args(["--game", "connect4", "solve"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            writeln!(child.stdin.take().unwrap(), "{moves}")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines()
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// The `score ...` words of an info line, and its node count.
+fn score_and_nodes(line: &str) -> (String, u64) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = |key: &str| words.iter().position(|&w| w == key).unwrap() + 1;
+    let score = format!("{} {}", words[at("score")], words[at("score") + 1]);
+    (score, words[at("nodes")].parse().unwrap())
+}
+
+/// The info line's score as Pons' score of a position after `played` plies.
+fn pons_score(score: &str, played: i32) -> i32 {
+    let n: i32 = score.split_whitespace().nth(1).unwrap().parse().unwrap();
+    match score.split_whitespace().next() {
+        Some("cp") => {
+            assert_eq!(n, 0, "a book score is exact: {score}");
+            0
+        }
+        _ if n > 0 => (43 - (played + 2 * n - 2)) / 2,
+        _ => -((43 - (played - 2 * n - 1)) / 2),
+    }
+}
+
+fn go(e: &mut Engine, moves: &str) -> (String, u64, String) {
+    let list: Vec<String> = moves.chars().map(|c| c.to_string()).collect();
+    e.send(&format!("position startpos moves {}", list.join(" ")));
+    e.send("go movetime 2000");
+    let lines = e.read_until("bestmove");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line: {lines:?}"));
+    let (score, nodes) = score_and_nodes(info);
+    (score, nodes, best_move(lines.last().unwrap()).to_string())
+}
+
+#[test]
+fn ugi_plays_the_books_best_move_with_its_exact_score() {
+    let dir = scratch("play");
+    let path = dir.join("late.book");
+    let summary = build("connect4", LATE, 2, &path);
+    assert!(summary.contains(" positions, "), "{summary}");
+    let header = std::fs::read(&path).unwrap();
+    assert!(header.starts_with(b"plybook 1 game=connect4 board=7x6 rule=- plies=2 from="));
+
+    let mut e = Engine::ply(&["--game", "connect4"]);
+    e.send(&format!("setoption name BookFile value {}", path.display()));
+    assert_eq!(e.ask("isready"), "readyok", "no error line");
+    // The base and every position a ply on: the book answers at once
+    // (no node searched) with the exact score, and its move keeps it.
+    let mut positions = vec![LATE.to_string()];
+    for col in 1..=7 {
+        positions.push(format!("{LATE}{col}"));
+    }
+    let mut checked = 0;
+    for moves in positions {
+        if !legal_and_open(&moves) {
+            continue;
+        }
+        let (score, nodes, mv) = go(&mut e, &moves);
+        let exact = solve(&moves);
+        assert_eq!(nodes, 0, "{moves}: from the book");
+        assert_eq!(
+            pons_score(&score, moves.len() as i32),
+            exact,
+            "{moves}: {score}"
+        );
+        let after = format!("{moves}{mv}");
+        if legal_and_open(&after) {
+            assert_eq!(solve(&after), -exact, "{moves} then {mv} keeps the value");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 5, "{checked}");
+    // Two plies on, the book knows the position but not its moves: the
+    // engine searches.
+    let deeper = format!("{LATE}44");
+    let (score, nodes, _) = go(&mut e, &deeper);
+    assert!(nodes > 0, "{deeper}: searched");
+    assert_eq!(pons_score(&score, deeper.len() as i32), solve(&deeper));
+    // An empty value unloads the book.
+    e.send("setoption name BookFile value <empty>");
+    let (_, nodes, _) = go(&mut e, LATE);
+    assert!(nodes > 0, "no book any more");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Whether `moves` are legal Connect Four moves from the start.
+fn legal(moves: &str) -> bool {
+    let mut heights = [0; 7];
+    moves.chars().all(|c| {
+        let col = c as usize - '1' as usize;
+        heights[col] += 1;
+        heights[col] <= 6
+    })
+}
+
+/// Whether `moves` are legal and the game is not over after them.
+fn legal_and_open(moves: &str) -> bool {
+    if !legal(moves) {
+        return false;
+    }
+    let mut e = Engine::ply(&["--game", "connect4"]);
+    let list: Vec<String> = moves.chars().map(|c| c.to_string()).collect();
+    e.send(&format!("position startpos moves {}", list.join(" ")));
+    e.ask("query gameover") == "response false"
+}
+
+#[test]
+fn a_missing_malformed_or_foreign_book_is_refused_and_changes_nothing() {
+    let dir = scratch("bad");
+    let good = dir.join("good.book");
+    build("connect4", LATE, 1, &good);
+    let garbage = dir.join("garbage.book");
+    std::fs::write(&garbage, "not a book\n").unwrap();
+    let truncated = dir.join("truncated.book");
+    let bytes = std::fs::read(&good).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() - 4]).unwrap();
+    let foreign = dir.join("ttt.book");
+    build("tictactoe", "a1", 1, &foreign);
+
+    let mut e = Engine::ply(&["--game", "connect4"]);
+    e.send(&format!("setoption name BookFile value {}", good.display()));
+    for (path, why) in [
+        (dir.join("missing.book"), "cannot read book file"),
+        (garbage, "not a Ply book file"),
+        (truncated, "not the"),
+        (foreign, "the book is for tictactoe"),
+    ] {
+        let reply = e.ask(&format!("setoption name BookFile value {}", path.display()));
+        assert!(reply.starts_with("info string error "), "{reply}");
+        assert!(reply.contains(why), "{reply}");
+        // The good book still answers.
+        let (_, nodes, _) = go(&mut e, LATE);
+        assert_eq!(nodes, 0, "after {}", path.display());
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
