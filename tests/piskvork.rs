@@ -400,3 +400,60 @@ fn self_play_ends_legally_in_every_rule() {
         }
     }
 }
+
+#[test]
+fn a_threat_space_win_is_announced_and_played_out() {
+    // Search MESSAGE lines on. The brain (black, stones 1) has open twos
+    // on row 7 and column 7 meeting on 7,7: a double three, which wins.
+    let mut e = Engine::start("pbrain-ply", &[]);
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 1000");
+    e.send("BOARD");
+    for stone in [
+        "5,7,1", "6,7,1", "7,5,1", "7,6,1", "0,0,2", "14,0,2", "0,14,2", "14,14,2",
+    ] {
+        e.send(stone);
+    }
+    e.send("DONE");
+    let settings = Settings {
+        size: Some((15, 15)),
+        rule: None,
+    };
+    let mut referee = Gomoku::from_fen(
+        "o13o/15/15/15/15/7x7/7x7/5xx8/15/15/15/15/15/15/o13o x",
+        &settings,
+    )
+    .unwrap();
+    let mut announced = None;
+    for turn in 0..4 {
+        let mut line = e.next_line(PATIENCE).expect("a reply");
+        while let Some(message) = line.strip_prefix("MESSAGE ") {
+            if let Some(n) = message
+                .split_once("win in ")
+                .and_then(|(_, rest)| rest.split_whitespace().next()?.parse::<u32>().ok())
+            {
+                announced.get_or_insert(n);
+            }
+            line = e.next_line(PATIENCE).expect("a reply");
+        }
+        let (x, y) = is_move(&line, 15).unwrap_or_else(|| panic!("'{line}' is not a move"));
+        let n = announced.expect("the win is announced before the first move");
+        assert!(turn < n as usize, "won later than announced ({n} moves)");
+        referee.make_move(referee.index(y, x) as u16);
+        if let Some(outcome) = referee.outcome() {
+            assert_eq!(outcome, Outcome::Win(Player::P1));
+            return;
+        }
+        // White answers with its best-ordered defence.
+        let mut replies = Vec::new();
+        referee.search_moves(&mut replies);
+        let reply = *replies
+            .iter()
+            .max_by_key(|&&mv| referee.move_score(mv))
+            .unwrap();
+        let (row, col) = referee.coords(reply as usize);
+        referee.make_move(reply);
+        e.send(&format!("TURN {col},{row}"));
+    }
+    panic!("no five: {:#?}", e.transcript);
+}

@@ -152,9 +152,12 @@ fn switch_combinations_match_negamax_in_breakthrough() {
 fn switch_combinations_match_negamax_in_gomoku() {
     // Small boards keep plain negamax affordable.
     let positions = small_gomoku_positions(7, 8, 6);
-    // Threat search proves wins beyond the nominal depth on purpose, so
-    // it is left out of the comparison.
-    let masks = without(sample_masks(7, 16), "UseThreatSearch");
+    // Threat searches prove wins beyond the nominal depth on purpose, so
+    // they are left out of the comparison.
+    let masks = without(
+        without(sample_masks(7, 16), "UseThreatSearch"),
+        "UseThreatSpace",
+    );
     assert_equivalent(&positions, &masks, 3);
 }
 
@@ -309,9 +312,68 @@ fn the_compare_ladder_matches_negamax_in_every_game() {
     // Null move is a deliberate gamble where a game allows it.
     let positions = random_positions::<Breakthrough<u64>>(8, 30, 25);
     assert_ladder_equivalent(&positions, 3, &["UseNullMove"]);
-    // Threat search proves wins beyond the nominal depth on purpose.
+    // Threat searches prove wins beyond the nominal depth on purpose.
     let positions = small_gomoku_positions(7, 12, 26);
-    assert_ladder_equivalent(&positions, 3, &["UseNullMove", "UseThreatSearch"]);
+    assert_ladder_equivalent(
+        &positions,
+        3,
+        &["UseNullMove", "UseThreatSearch", "UseThreatSpace"],
+    );
+}
+
+/// Black's open twos f8-g8 and h10-h9 meet on h8 (a double three), white
+/// far away in the corners: black wins by continuous threats.
+const DOUBLE_THREE: &str = "o13o/15/15/15/15/7x7/7x7/5xx8/15/15/15/15/15/15/o13o x";
+
+#[test]
+fn a_threat_space_win_is_played_at_once_with_a_mate_score() {
+    use ply::search::score::MATE;
+    let pos = Gomoku::from_fen(DOUBLE_THREE, &Settings::default()).unwrap();
+    let mut copy = pos.clone();
+    let (mv, plies) = copy.threat_win(200_000).expect("a VCT");
+    let mut searcher = Searcher::<Gomoku>::new(1, SearchParams::default()).unwrap();
+    let limits = SearchLimits {
+        depth: Some(2),
+        ..Default::default()
+    };
+    let result = searcher.search(&pos, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+    assert_eq!(result.best, Some(mv));
+    assert_eq!(pos.move_to_string(mv), "h8");
+    let score = result.last.unwrap().score;
+    assert_eq!(score, MATE - plies as i32, "a win in {plies} plies");
+    // Without the wider threat search a depth-2 search proves nothing.
+    let params = SearchParams {
+        threat_space: false,
+        ..SearchParams::default()
+    };
+    let plain = search_value(&pos, params, 2);
+    assert!(plain < MATE - 100, "{plain}");
+}
+
+#[test]
+fn the_defence_leaves_out_moves_that_lose_to_a_threat_space_win() {
+    // Black's open three f8-h8, white to move: only a block next to it
+    // leaves black without a VCT (d8 or j8 lets black make an open four).
+    let pos = Gomoku::from_fen(
+        "o13o/15/15/15/15/15/15/5xxx7/15/15/15/15/15/15/o13o o",
+        &Settings::default(),
+    )
+    .unwrap();
+    let mut searcher = Searcher::<Gomoku>::new(1, SearchParams::default()).unwrap();
+    let limits = SearchLimits {
+        depth: Some(1),
+        ..Default::default()
+    };
+    let result = searcher.search(&pos, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+    let mv = result.best.unwrap();
+    let mut after = pos.clone();
+    after.make_move(mv);
+    assert_eq!(
+        after.threat_win(200_000),
+        None,
+        "{} lets black win",
+        pos.move_to_string(mv)
+    );
 }
 
 /// A search cut short inside an iteration plays the root move that

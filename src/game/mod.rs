@@ -232,6 +232,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// A win proved by the game's wider, slower threat search (in gomoku,
+    /// continuous threats: fours and threes), in the terms of
+    /// [`Game::forced_win`]. The search asks it at the root and near it,
+    /// and to find the root moves that defend against the opponent's such
+    /// win. None by default.
+    fn threat_win(&mut self, _effort: u64) -> Option<(Self::Move, u32)> {
+        None
+    }
+
     /// Whether passing is a safe guess here (no zugzwang danger). Games
     /// where passing is never sound keep the default.
     fn null_move_allowed(&self) -> bool {

@@ -34,6 +34,16 @@ const TREE_THREAT_EFFORT: u64 = 64;
 /// With a clock, the root's threat search gets this much effort per
 /// millisecond left (a small share of the time).
 const THREAT_EFFORT_PER_MS: u64 = 20;
+/// Work the game's wider threat search may spend at the root (a win, then
+/// the defence against the opponent's), per millisecond left on the clock
+/// and at most.
+const ROOT_SPACE_EFFORT: u64 = 20_000;
+const SPACE_EFFORT_PER_MS: u64 = 8;
+/// The defence tests this many root moves (the best-ordered), with this
+/// many times the root's effort among them.
+const DEFENCE_MOVES: usize = 16;
+const DEFENCE_SHARE: u64 = 4;
+const MIN_SPACE_EFFORT: u64 = 300;
 /// A score this much below the previous iteration's makes the root
 /// unstable (a threat has appeared): it gets more time.
 const UNSTABLE_DROP: i32 = 60;
@@ -162,6 +172,9 @@ pub struct Searcher<G: Game> {
     root_choices: usize,
     /// The score of the root's best move so far in the current iteration.
     root_score: i32,
+    /// When not empty, the only root moves searched: those after which
+    /// the opponent's threat win was not proved.
+    root_only: Vec<G::Move>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -207,6 +220,7 @@ impl<G: Game> Searcher<G> {
             aborted: false,
             root_choices: 0,
             root_score: 0,
+            root_only: Vec::new(),
         }
     }
 
@@ -373,6 +387,15 @@ impl<G: Game> Searcher<G> {
         };
         if result.best.is_none() {
             return result;
+        }
+        self.root_only.clear();
+        if self.params.threat_space && self.excluded_root.is_empty() && !self.helper {
+            if let Some(proved) = self.root_threats(&mut pos, report) {
+                return proved;
+            }
+            if !self.root_only.is_empty() {
+                result.best = self.fallback_move(&pos);
+            }
         }
         let max_depth = limits
             .depth
@@ -607,11 +630,88 @@ impl<G: Game> Searcher<G> {
         Some(moves[0])
     }
 
-    /// The root's moves less the excluded ones. A game's search moves may
-    /// be pruned to a single forced move; once that is excluded, all legal
+    /// The threat-space work before the first iteration: a win the game's
+    /// wider threat search proves for the side to move is the search's
+    /// result (reported as a mate score). Then the defence: the
+    /// best-ordered root moves are tested for the opponent's threat win
+    /// after them; the refuted ones are left out of `root_only` (none
+    /// when every move is refuted).
+    fn root_threats(
+        &mut self,
+        pos: &mut G,
+        report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
+        let effort = self.root_space_effort();
+        if let Some((mv, plies)) = pos.threat_win(effort) {
+            let iteration = Report {
+                depth: plies,
+                seldepth: plies,
+                score: MATE - plies as i32,
+                nodes: self.total_nodes(),
+                elapsed: self.start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: vec![mv],
+            };
+            report(&iteration);
+            return Some(SearchResult {
+                best: Some(mv),
+                last: Some(iteration),
+                nodes: self.total_nodes(),
+                elapsed: self.start.elapsed(),
+            });
+        }
+        // The defence: the likeliest root moves, each tested for the
+        // opponent's threat win after it.
+        let mut moves = Vec::new();
+        self.root_moves(pos, &mut moves);
+        moves.sort_by_key(|&mv| std::cmp::Reverse(pos.move_score(mv)));
+        let tested = moves.len().min(DEFENCE_MOVES);
+        let per_move =
+            (self.root_space_effort() * DEFENCE_SHARE / tested.max(1) as u64).max(MIN_SPACE_EFFORT);
+        let mut refuted = Vec::new();
+        for &mv in &moves[..tested] {
+            if self.out_of_time_or_stopped() {
+                break;
+            }
+            pos.make_move(mv);
+            let lost = pos.outcome().is_none() && pos.threat_win(per_move).is_some();
+            pos.unmake_move(mv);
+            if lost {
+                refuted.push(mv);
+            }
+        }
+        // Every move losing leaves the choice to the search.
+        if !refuted.is_empty() && refuted.len() < moves.len() {
+            moves.retain(|mv| !refuted.contains(mv));
+            self.root_only = moves;
+        }
+        None
+    }
+
+    /// The root's wider threat-search effort, from the clock when there
+    /// is one (the game's threat search does not look at the clock).
+    fn root_space_effort(&self) -> u64 {
+        match self.hard_deadline {
+            Some(t) => {
+                let left = t.saturating_duration_since(Instant::now()).as_millis() as u64;
+                (left * SPACE_EFFORT_PER_MS).clamp(MIN_SPACE_EFFORT, ROOT_SPACE_EFFORT)
+            }
+            None => ROOT_SPACE_EFFORT,
+        }
+    }
+
+    /// The root's moves less the excluded ones (and, after a threat
+    /// defence, only the defending ones). A game's search moves may be
+    /// pruned to a single forced move; once that is excluded, all legal
     /// moves are candidates again.
     fn root_moves(&self, pos: &G, moves: &mut Vec<G::Move>) {
         pos.search_moves(moves);
+        if !self.root_only.is_empty() {
+            moves.retain(|mv| self.root_only.contains(mv));
+            if moves.is_empty() {
+                moves.extend_from_slice(&self.root_only);
+            }
+        }
         moves.retain(|mv| !self.excluded_root.contains(mv));
         if moves.is_empty() {
             pos.generate_moves(moves);
@@ -766,22 +866,22 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        if self.params.threat_search && (ply != 0 || self.excluded_root.is_empty()) {
-            let effort = if ply == 0 {
+        if self.params.threat_search
+            && (ply != 0 || self.excluded_root.is_empty())
+            && let Some((mv, plies)) = pos.forced_win(if ply == 0 {
                 self.root_threat_effort()
             } else {
                 TREE_THREAT_EFFORT
-            };
-            if let Some((mv, plies)) = pos.forced_win(effort) {
-                // A proof holds at any depth.
-                let score = MATE - ply as i32 - plies as i32;
-                self.pv[ply].push(mv);
-                if self.params.transposition_table {
-                    self.tt
-                        .store(key, ply, Some(mv), score, EXHAUSTIVE, Bound::Exact);
-                }
-                return score;
+            })
+        {
+            // A proof holds at any depth.
+            let score = MATE - ply as i32 - plies as i32;
+            self.pv[ply].push(mv);
+            if self.params.transposition_table {
+                self.tt
+                    .store(key, ply, Some(mv), score, EXHAUSTIVE, Bound::Exact);
             }
+            return score;
         }
 
         if self.params.null_move
@@ -813,7 +913,7 @@ impl<G: Game> Searcher<G> {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
         let restricted_root = ply == 0 && !self.excluded_root.is_empty();
-        if restricted_root {
+        if restricted_root || (ply == 0 && !self.root_only.is_empty()) {
             self.root_moves(pos, &mut moves);
         } else {
             pos.search_moves(&mut moves);

@@ -34,6 +34,10 @@ pub struct SearchParams {
     /// Ask the game for a win proved by its threat search (at the root
     /// and in the tree); such wins may lie beyond the nominal depth.
     pub threat_search: bool,
+    /// Ask the game's wider threat search ([`crate::game::Game::threat_win`]):
+    /// a win for the side to move at the root is played at once, and root
+    /// moves after which the opponent has such a win are left out.
+    pub threat_space: bool,
 }
 
 impl Default for SearchParams {
@@ -58,6 +62,7 @@ pub const SWITCHES: &[(&str, Accessor)] = &[
     ("UseMateDistancePruning", |p| &mut p.mate_distance_pruning),
     ("UseSolver", |p| &mut p.solver),
     ("UseThreatSearch", |p| &mut p.threat_search),
+    ("UseThreatSpace", |p| &mut p.threat_space),
 ];
 
 impl SearchParams {
@@ -76,6 +81,7 @@ impl SearchParams {
             mate_distance_pruning: on,
             solver: on,
             threat_search: on,
+            threat_space: on,
         }
     }
 

@@ -80,7 +80,12 @@ pub fn configs() -> Vec<Config> {
         // fixed depth): the base of the switch-off rows.
         (
             "full",
-            &["UseMateDistancePruning", "UseSolver", "UseThreatSearch"],
+            &[
+                "UseMateDistancePruning",
+                "UseSolver",
+                "UseThreatSearch",
+                "UseThreatSpace",
+            ],
         ),
     ];
     let mut params = SearchParams::all(false);

@@ -11,6 +11,7 @@ pub mod openings;
 mod patterns;
 mod rules;
 pub mod threats;
+pub mod vct;
 
 use std::sync::OnceLock;
 
@@ -20,6 +21,7 @@ use self::patterns::{
 pub use self::rules::Rule;
 use self::rules::{BLACK, EMPTY, Lines, WALL, WHITE};
 use self::threats::{Vcf, VcfCache};
+use self::vct::{Vct, VctCache};
 use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
 
 /// Gomoku as the registry and the tools see it.
@@ -98,6 +100,8 @@ pub struct Gomoku {
     table: &'static PatternTable,
     /// Threat-search results for the current search (empty in a copy).
     vcf_cache: VcfCache,
+    /// Continuous-threat search results, likewise.
+    vct_cache: VctCache,
 }
 
 impl PartialEq for Gomoku {
@@ -215,6 +219,7 @@ impl Gomoku {
             hash: 0,
             table: PatternTable::for_rule(rule),
             vcf_cache: VcfCache::default(),
+            vct_cache: VctCache::default(),
         };
         for row in 0..height {
             for col in 0..width {
@@ -685,6 +690,14 @@ impl Game for Gomoku {
         match self.vcf(effort) {
             Vcf::Win(mv, plies) => Some((mv, plies)),
             Vcf::None | Vcf::Unknown => None,
+        }
+    }
+
+    /// A win by continuous threats (VCT) for the side to move.
+    fn threat_win(&mut self, effort: u64) -> Option<(u16, u32)> {
+        match self.vct(effort) {
+            Vct::Win(mv, plies) => Some((mv, plies)),
+            Vct::None | Vct::Unknown => None,
         }
     }
 

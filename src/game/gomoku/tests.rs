@@ -461,22 +461,29 @@ fn no_vcf_is_proved_with_little_work() {
     assert_eq!(pos.clone().vcf(2_000), threats::Vcf::None);
 }
 
-#[test]
-fn every_vcf_found_in_random_games_holds() {
+/// Every position of `games` seeded random games of at most `plies`
+/// plies over the search moves, in every rule; `check` returns whether
+/// it met what it looks for, and each rule must meet it `least` times.
+fn random_game_positions(
+    seed: u64,
+    games: usize,
+    plies: usize,
+    least: usize,
+    mut check: impl FnMut(&mut Gomoku) -> bool,
+) {
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     for rule in Rule::ALL {
-        let mut wins = 0;
-        for _ in 0..12 {
+        let mut met = 0;
+        for _ in 0..games {
             let mut pos = Gomoku::start(&settings(rule)).unwrap();
-            for _ in 0..40 {
+            for _ in 0..plies {
                 if pos.outcome().is_some() {
                     break;
                 }
-                if let threats::Vcf::Win(_, plies) = vcf_of(&pos) {
-                    assert!(forced_win_holds(&mut pos, plies), "{rule} {}", pos.to_fen());
-                    wins += 1;
+                if check(&mut pos) {
+                    met += 1;
                 }
                 let mut moves = Vec::new();
                 pos.search_moves(&mut moves);
@@ -484,6 +491,221 @@ fn every_vcf_found_in_random_games_holds() {
                 pos.make_move(mv);
             }
         }
-        assert!(wins >= 10, "{rule}: only {wins} VCF positions met");
+        assert!(met >= least, "{rule}: met only {met} times");
     }
+}
+
+#[test]
+fn every_vcf_found_in_random_games_holds() {
+    random_game_positions(17, 12, 40, 10, |pos| {
+        let threats::Vcf::Win(_, plies) = vcf_of(pos) else {
+            return false;
+        };
+        assert!(forced_win_holds(pos, plies), "{}", pos.to_fen());
+        true
+    });
+}
+
+fn vct_of(pos: &Gomoku) -> vct::Vct {
+    pos.clone().vct(200_000)
+}
+
+/// Checks a claimed VCT on its own terms: the attacker's moves come from
+/// `vct`, and every reply of the defender near the stones (within two
+/// cells of one: a move farther away defends nothing) or making a four
+/// anywhere is tried; the attacker must have five within `plies`.
+fn threat_win_holds(pos: &mut Gomoku, plies: u32) -> bool {
+    let vct::Vct::Win(mv, claimed) = pos.vct(200_000) else {
+        return false;
+    };
+    if claimed > plies {
+        return false;
+    }
+    let me = pos.side_to_move();
+    let mut legal = Vec::new();
+    pos.generate_moves(&mut legal);
+    if !legal.contains(&mv) {
+        return false;
+    }
+    pos.make_move(mv);
+    let holds = match pos.outcome() {
+        Some(Outcome::Win(p)) => p == me,
+        Some(Outcome::Draw) => false,
+        None if plies < 3 => false,
+        None => {
+            let them = color_of(pos.side_to_move());
+            let mut replies = Vec::new();
+            pos.generate_moves(&mut replies);
+            replies.retain(|&r| {
+                pos.near[r as usize] > 0
+                    || threats::makes_four(pos.info[(them - 1) as usize][r as usize].threat)
+            });
+            replies.iter().all(|&r| {
+                pos.make_move(r);
+                let ok = pos.outcome().is_none() && threat_win_holds(pos, plies - 2);
+                pos.unmake_move(r);
+                ok
+            })
+        }
+    };
+    pos.unmake_move(mv);
+    holds
+}
+
+/// Black's open twos on row 7 (f8 g8) and column 7 (h10 h9) meet on h8:
+/// a double three there, far from white's stones.
+fn double_three(rule: Rule) -> Gomoku {
+    diagram(
+        rule,
+        &[
+            "o.............o",
+            "",
+            "",
+            "",
+            "",
+            ".......x",
+            ".......x",
+            ".....xx",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "o.............o",
+        ],
+        Player::P1,
+    )
+}
+
+#[test]
+fn vct_double_three_in_every_rule_but_renju() {
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro] {
+        let pos = double_three(rule);
+        let vct::Vct::Win(mv, plies) = vct_of(&pos) else {
+            panic!("{rule}: no VCT found");
+        };
+        assert!(plies >= 5, "{rule}: a double three needs five plies");
+        assert!(threat_win_holds(&mut pos.clone(), plies), "{rule}");
+        // There are no fours yet: VCF alone finds nothing.
+        assert_eq!(vcf_of(&pos), threats::Vcf::None, "{rule}");
+        if rule == Rule::Freestyle {
+            assert_eq!((mv, plies), (cell(&pos, 7, 7), 5), "the double three");
+        }
+        // White to move with the same stones has no threat at all.
+        let mut white = pos.clone();
+        white.set_side(Player::P2);
+        assert_eq!(vct_of(&white), vct::Vct::None, "{rule}");
+    }
+}
+
+#[test]
+fn vct_finds_a_three_then_a_four_three() {
+    // Black's two on row 7 (g8 h8) becomes an open three, white blocks,
+    // and black's column then meets a four and a three on one cell.
+    let pos = diagram(
+        Rule::Freestyle,
+        &[
+            "o",
+            "",
+            "",
+            "",
+            ".......o",
+            ".....x",
+            ".....x",
+            "......xx",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "..............o",
+        ],
+        Player::P1,
+    );
+    let vct::Vct::Win(_, plies) = vct_of(&pos) else {
+        panic!("no VCT");
+    };
+    assert!(threat_win_holds(&mut pos.clone(), plies));
+}
+
+#[test]
+fn no_vct_is_said_quickly() {
+    for rule in Rule::ALL {
+        // A lone blocked three: one four, one block, nothing more.
+        let pos = diagram(rule, &["", "", "", "", "", "", "", "...oxxx"], Player::P1);
+        let mut copy = pos.clone();
+        assert_eq!(copy.vct(50), vct::Vct::None, "{rule}");
+        assert!(copy.vct_cache.last_nodes <= 50, "{rule}");
+        // Stones with no three to make at all: answered before any search.
+        let quiet = diagram(rule, &["", "", "", "", "", "", "", ".....x.o"], Player::P1);
+        assert_eq!(quiet.clone().vct(1), vct::Vct::None, "{rule}");
+    }
+}
+
+#[test]
+fn vct_results_are_cached_within_a_position() {
+    let mut pos = double_three(Rule::Freestyle);
+    let first = pos.vct(200_000);
+    // The second search of the same position is answered by the table.
+    assert_eq!(pos.vct(1), first);
+}
+
+#[test]
+fn renju_vct_never_plays_a_forbidden_point() {
+    // Freestyle wins at once with the double three h8 (and VCF with the
+    // double four h8); in renju both are forbidden, so any win black has
+    // must come another way: the checker replays every attacker move as
+    // a legal move.
+    for renju in [
+        double_three(Rule::Renju),
+        double_four(Rule::Renju, "...oxxx"),
+    ] {
+        let h8 = renju.index(7, 7);
+        assert!(renju.is_forbidden(h8));
+        match vct_of(&renju) {
+            vct::Vct::Win(mv, plies) => {
+                assert_ne!(mv as usize, h8);
+                assert!(plies > 3, "not the one-move double");
+                assert!(threat_win_holds(&mut renju.clone(), plies));
+            }
+            other => assert_eq!(other, vct::Vct::None),
+        }
+    }
+}
+
+#[test]
+fn renju_vct_that_needs_a_forbidden_point_does_not_count() {
+    // Black's only threat is the double three on h8 (its other lines are
+    // blocked by white): freestyle wins with it, renju has no VCT at all.
+    let rows = [
+        "",
+        "",
+        "",
+        ".......o",
+        "",
+        ".......xo",
+        "......ox",
+        "...o.xx",
+        ".....o",
+        "",
+        "o.............o",
+    ];
+    let free = diagram(Rule::Freestyle, &rows, Player::P1);
+    assert!(matches!(vct_of(&free), vct::Vct::Win(..)));
+    let renju = diagram(Rule::Renju, &rows, Player::P1);
+    assert!(renju.is_forbidden(renju.index(7, 7)));
+    assert_eq!(vct_of(&renju), vct::Vct::None);
+}
+
+#[test]
+fn every_short_vct_found_in_random_games_holds() {
+    random_game_positions(23, 4, 30, 5, |pos| match pos.clone().vct(2_000) {
+        vct::Vct::Win(_, plies) if plies <= 5 => {
+            assert!(threat_win_holds(pos, plies), "{}", pos.to_fen());
+            true
+        }
+        _ => false,
+    });
 }

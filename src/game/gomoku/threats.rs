@@ -122,7 +122,7 @@ impl Gomoku {
     }
 
     /// Up to two empty cells where `color` wins at once (exact).
-    fn fives(&self, color: u8) -> ([u16; 2], usize) {
+    pub(super) fn fives(&self, color: u8) -> ([u16; 2], usize) {
         let mut found = [0; 2];
         let mut n = 0;
         let c = (color - 1) as usize;
