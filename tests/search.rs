@@ -359,7 +359,11 @@ fn the_defence_leaves_out_moves_that_lose_to_a_threat_space_win() {
         &Settings::default(),
     )
     .unwrap();
-    let mut searcher = Searcher::<Gomoku>::new(1, SearchParams::default()).unwrap();
+    let params = SearchParams {
+        threat_defence: true,
+        ..SearchParams::default()
+    };
+    let mut searcher = Searcher::<Gomoku>::new(1, params).unwrap();
     let limits = SearchLimits {
         depth: Some(1),
         ..Default::default()

@@ -3,7 +3,7 @@
 
 use super::registry::{DEFAULT_GAME, GAMES, names};
 use crate::game::Boards;
-use crate::search::params::SWITCHES;
+use crate::search::params::{SWITCHES, SearchParams};
 
 pub const HASH_DEFAULT_MB: i64 = 16;
 pub const HASH_MAX_MB: i64 = 16384;
@@ -113,9 +113,12 @@ pub fn specs() -> Vec<OptionSpec> {
         name: "BookFile".to_string(),
         kind: OptionKind::Text,
     });
-    specs.extend(SWITCHES.iter().map(|(name, _)| OptionSpec {
+    let mut defaults = SearchParams::default();
+    specs.extend(SWITCHES.iter().map(|(name, field)| OptionSpec {
         name: name.to_string(),
-        kind: OptionKind::Check { default: true },
+        kind: OptionKind::Check {
+            default: *field(&mut defaults),
+        },
     }));
     specs
 }

@@ -660,6 +660,9 @@ impl<G: Game> Searcher<G> {
                 elapsed: self.start.elapsed(),
             });
         }
+        if !self.params.threat_defence {
+            return None;
+        }
         // The defence: the likeliest root moves, each tested for the
         // opponent's threat win after it.
         let mut moves = Vec::new();

@@ -76,8 +76,9 @@ pub fn configs() -> Vec<Config> {
         ("+pvs", &["UsePVS"]),
         ("+aspiration", &["UseAspiration"]),
         ("+quiescence", &["UseQuiescence"]),
-        // Every switch on, as the engine plays (the solver is idle at a
-        // fixed depth): the base of the switch-off rows.
+        // Every switch on (the solver is idle at a fixed depth; the
+        // threat-space defence, off in play, included): the base of the
+        // switch-off rows.
         (
             "full",
             &[
@@ -85,6 +86,7 @@ pub fn configs() -> Vec<Config> {
                 "UseSolver",
                 "UseThreatSearch",
                 "UseThreatSpace",
+                "UseThreatDefence",
             ],
         ),
     ];
