@@ -271,7 +271,7 @@ impl<G: Game> Session for GameSession<G> {
         stop: Arc<AtomicBool>,
     ) -> Vec<HelperJob> {
         let main = self.searcher();
-        main.reset_helper_nodes();
+        main.start_helpers(count);
         let mut pool = self.helpers();
         while pool.len() < count {
             let id = pool.len() + 1;
