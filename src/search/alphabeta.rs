@@ -275,8 +275,10 @@ impl<G: Game> Searcher<G> {
         Solver::new(hash_mb).ok()
     }
 
-    /// A helper for Lazy SMP: it shares this searcher's table and node
-    /// count, has its own move-ordering memory, and searches `id % 2`
+    /// A helper for Lazy SMP: it shares this searcher's table, node count
+    /// and [`SharedSearch`] (busy nodes, whose moves the threads defer, and
+    /// completed iterations, which it publishes and the main searcher
+    /// adopts), has its own move-ordering memory, and searches `id % 2`
     /// plies deeper than asked, so that helpers and the main searcher
     /// spread over neighbouring depths. Drop helpers before
     /// [`Self::clear`] or [`Self::resize`]: the table is shared.

@@ -44,7 +44,9 @@ impl Words {
     /// `len` zero words, or `None` if the system has none to give.
     fn zeroed(len: usize) -> Option<Words> {
         // SAFETY: all-zero bytes are a valid u32.
-        unsafe { Slab::zeroed(len) }.ok().map(|slab| Words { slab, len })
+        unsafe { Slab::zeroed(len) }
+            .ok()
+            .map(|slab| Words { slab, len })
     }
 
     fn slice(&self) -> &[AtomicU32] {
