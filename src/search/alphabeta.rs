@@ -141,16 +141,16 @@ pub struct Searcher<G: Game> {
     /// age the table, and searches `depth_offset` plies deeper.
     helper: bool,
     depth_offset: u32,
-    /// Busy nodes and completed iterations, shared with the helpers.
+    /// Busy nodes and completed iterations, shared by the threads.
     shared: Arc<SharedSearch<G::Move>>,
     /// This thread's number (0 for the main searcher).
     id: usize,
     /// Whether the current search runs beside other threads.
     parallel: bool,
-    /// The main searcher takes over deeper iterations completed by its
-    /// helpers (in this search).
+    /// This thread publishes the iterations it completes and takes over
+    /// deeper ones completed by another thread (in this search).
     adopting: bool,
-    /// The main searcher's iteration was aborted because a helper
+    /// The current iteration was aborted because another thread
     /// completed it first.
     superseded: bool,
     /// The depth the current iteration searches to.
@@ -277,8 +277,8 @@ impl<G: Game> Searcher<G> {
 
     /// A helper for Lazy SMP: it shares this searcher's table, node count
     /// and [`SharedSearch`] (busy nodes, whose moves the threads defer, and
-    /// completed iterations, which it publishes and the main searcher
-    /// adopts), has its own move-ordering memory, and searches `id % 2`
+    /// completed iterations, which every thread publishes and the others
+    /// take over), has its own move-ordering memory, and searches `id % 2`
     /// plies deeper than asked, so that helpers and the main searcher
     /// spread over neighbouring depths. Drop helpers before
     /// [`Self::clear`] or [`Self::resize`]: the table is shared.
@@ -426,20 +426,21 @@ impl<G: Game> Searcher<G> {
         let mut iteration_times: (Option<Duration>, Duration) = (None, Duration::ZERO);
         let root_key = root.hash();
         self.parallel = self.shared.parallel();
-        // The main searcher takes over the deeper iterations its helpers
-        // complete; they search the same root moves only without exclusions.
-        self.adopting = self.parallel && !self.helper && self.excluded_root.is_empty();
-        let publishing = self.parallel && self.helper && self.excluded_root.is_empty();
+        // The threads publish the iterations they complete, and each takes
+        // over deeper ones completed by another; they search the same root
+        // moves only without exclusions.
+        self.adopting = self.parallel && self.excluded_root.is_empty();
         let mut iteration_start = Instant::now();
         let mut depth = first_depth;
         while depth <= max_depth {
             let adopted = if self.adopting {
-                self.shared.deepest(root_key, depth)
+                self.shared.deepest(root_key, depth + self.depth_offset)
             } else {
                 None
             };
             let (iteration, exhausted) = match adopted {
                 Some(done) => {
+                    // A helper stays `depth_offset` plies beyond it.
                     depth = done.depth;
                     (self.adopt(done.clone()), done.last)
                 }
@@ -451,10 +452,10 @@ impl<G: Game> Searcher<G> {
                     let score = self.aspiration(&mut pos, searched as i32, previous);
                     if self.aborted {
                         if std::mem::take(&mut self.superseded) {
-                            // A helper completed this depth first: take its
-                            // result at the top of the loop.
+                            // Another thread completed this depth first:
+                            // take its result at the top of the loop.
                             self.aborted = false;
-                            if self.shared.deepest(root_key, depth).is_none() {
+                            if self.shared.deepest(root_key, searched).is_none() {
                                 self.adopting = false;
                             }
                             continue;
@@ -471,7 +472,7 @@ impl<G: Game> Searcher<G> {
                         pv: self.complete_pv(root, depth as usize),
                     };
                     let exhausted = self.horizon_hits == hits_before;
-                    if publishing {
+                    if self.adopting {
                         let proven = Score::plies_to_end(score)
                             .is_some_and(|plies| plies <= searched as i32);
                         self.shared.publish(Completed {
@@ -525,6 +526,7 @@ impl<G: Game> Searcher<G> {
         // A helper may have completed a deeper iteration meanwhile.
         let reached = result.last.as_ref().map_or(0, |last| last.depth);
         if self.adopting
+            && !self.helper
             && let Some(done) = self.shared.deepest(root_key, reached + 1)
         {
             let iteration = self.adopt(done);
@@ -538,7 +540,7 @@ impl<G: Game> Searcher<G> {
         result
     }
 
-    /// A helper's completed iteration, reported as this searcher's own.
+    /// Another thread's completed iteration, reported as this one's own.
     fn adopt(&self, done: Completed<G::Move>) -> Report<G::Move> {
         Report {
             depth: done.depth,
@@ -738,16 +740,16 @@ impl<G: Game> Searcher<G> {
         if !self.aborted
             && (self.nodes >= self.node_limit
                 || (self.nodes.is_multiple_of(CHECK_INTERVAL)
-                    && (self.out_of_time_or_stopped() || self.helper_finished_iteration())))
+                    && (self.out_of_time_or_stopped() || self.overtaken())))
         {
             self.aborted = true;
         }
         self.aborted
     }
 
-    /// Whether a helper has completed the iteration this main searcher is
-    /// in (it is then superseded).
-    fn helper_finished_iteration(&mut self) -> bool {
+    /// Whether another thread has completed the iteration this one is in
+    /// (it is then superseded).
+    fn overtaken(&mut self) -> bool {
         self.superseded = self.adopting && self.shared.deepest_depth() >= self.iteration_depth;
         self.superseded
     }
