@@ -85,8 +85,10 @@ impl<M: Clone> SharedSearch<M> {
         &self.busy[key as usize & (BUSY_SLOTS - 1)]
     }
 
+    /// The key's high bits, one bit set so that no mark is 0, and the
+    /// thread.
     fn mark(key: u64, thread: usize) -> u64 {
-        (key & !THREAD_MASK) | (thread as u64 & THREAD_MASK) | 1 << THREAD_BITS
+        (key & !THREAD_MASK) | 1 << THREAD_BITS | (thread as u64 & THREAD_MASK)
     }
 
     /// Notes that `thread` searches the node `key`; true if it took a free
@@ -106,10 +108,8 @@ impl<M: Clone> SharedSearch<M> {
 
     /// Whether a thread other than `thread` searches the node `key` now.
     pub fn busy_elsewhere(&self, key: u64, thread: usize) -> bool {
-        let mark = self.slot(key).load(Relaxed);
-        mark != 0 && mark & !THREAD_MASK == Self::mark(key, 0) & !THREAD_MASK && {
-            mark & THREAD_MASK != thread as u64 & THREAD_MASK
-        }
+        let (mark, mine) = (self.slot(key).load(Relaxed), Self::mark(key, thread));
+        mark & !THREAD_MASK == mine & !THREAD_MASK && mark != mine
     }
 
     /// The depth of the deepest iteration published (0 for none).
