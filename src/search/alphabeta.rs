@@ -155,6 +155,8 @@ pub struct Searcher<G: Game> {
     superseded: bool,
     /// The depth the current iteration searches to.
     iteration_depth: u32,
+    /// The deepest iteration this search may complete (or take over).
+    max_depth: u32,
     /// The solving mode, with a table of the play table's size: allocated
     /// with the searcher for games of bounded length, else on first use.
     solver: Option<Solver<G>>,
@@ -220,6 +222,7 @@ impl<G: Game> Searcher<G> {
             adopting: false,
             superseded: false,
             iteration_depth: 0,
+            max_depth: 0,
             solver: None,
             solver_resident: false,
             ordering: Ordering::new(G::HISTORY_SLOTS),
@@ -430,11 +433,13 @@ impl<G: Game> Searcher<G> {
         // over deeper ones completed by another; they search the same root
         // moves only without exclusions.
         self.adopting = self.parallel && self.excluded_root.is_empty();
+        self.max_depth = max_depth;
         let mut iteration_start = Instant::now();
         let mut depth = first_depth;
         while depth <= max_depth {
             let adopted = if self.adopting {
-                self.shared.deepest(root_key, depth + self.depth_offset)
+                self.shared
+                    .deepest(root_key, depth + self.depth_offset, max_depth)
             } else {
                 None
             };
@@ -447,7 +452,8 @@ impl<G: Game> Searcher<G> {
                 None => {
                     self.seldepth = 0;
                     let hits_before = self.horizon_hits;
-                    let searched = (depth + self.depth_offset).min(MAX_PLY as u32 - 1);
+                    // A helper's offset stops at the depth limit.
+                    let searched = (depth + self.depth_offset).min(max_depth);
                     self.iteration_depth = searched;
                     let score = self.aspiration(&mut pos, searched as i32, previous);
                     if self.aborted {
@@ -455,7 +461,7 @@ impl<G: Game> Searcher<G> {
                             // Another thread completed this depth first:
                             // take its result at the top of the loop.
                             self.aborted = false;
-                            if self.shared.deepest(root_key, searched).is_none() {
+                            if self.shared.deepest(root_key, searched, max_depth).is_none() {
                                 self.adopting = false;
                             }
                             continue;
@@ -527,7 +533,7 @@ impl<G: Game> Searcher<G> {
         let reached = result.last.as_ref().map_or(0, |last| last.depth);
         if self.adopting
             && !self.helper
-            && let Some(done) = self.shared.deepest(root_key, reached + 1)
+            && let Some(done) = self.shared.deepest(root_key, reached + 1, max_depth)
         {
             let iteration = self.adopt(done);
             report(&iteration);
@@ -750,7 +756,9 @@ impl<G: Game> Searcher<G> {
     /// Whether another thread has completed the iteration this one is in
     /// (it is then superseded).
     fn overtaken(&mut self) -> bool {
-        self.superseded = self.adopting && self.shared.deepest_depth() >= self.iteration_depth;
+        let deepest = self.shared.deepest_depth();
+        self.superseded =
+            self.adopting && (self.iteration_depth..=self.max_depth).contains(&deepest);
         self.superseded
     }
 

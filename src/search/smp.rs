@@ -130,15 +130,15 @@ impl<M: Clone> SharedSearch<M> {
         }
     }
 
-    /// The deepest iteration published for `root`, if it is at least
-    /// `depth` deep.
-    pub fn deepest(&self, root: u64, depth: u32) -> Option<Completed<M>> {
-        if self.deepest_depth() < depth {
+    /// The deepest iteration published for `root`, if it is `depth` to
+    /// `limit` plies deep.
+    pub fn deepest(&self, root: u64, depth: u32, limit: u32) -> Option<Completed<M>> {
+        if !(depth..=limit).contains(&self.deepest_depth()) {
             return None;
         }
         self.lock()
             .as_ref()
-            .filter(|h| h.root == root && h.depth >= depth)
+            .filter(|h| h.root == root && (depth..=limit).contains(&h.depth))
             .cloned()
     }
 }
@@ -178,11 +178,12 @@ mod tests {
         assert!(shared.parallel());
         shared.publish(done(7, 5));
         shared.publish(done(7, 4));
-        assert_eq!(shared.deepest(7, 5).map(|d| d.score), Some(5));
-        assert!(shared.deepest(7, 6).is_none(), "not deep enough");
-        assert!(shared.deepest(8, 1).is_none(), "another root");
+        assert_eq!(shared.deepest(7, 5, 9).map(|d| d.score), Some(5));
+        assert!(shared.deepest(7, 6, 9).is_none(), "not deep enough");
+        assert!(shared.deepest(7, 1, 4).is_none(), "too deep");
+        assert!(shared.deepest(8, 1, 9).is_none(), "another root");
         shared.start(1);
         assert!(!shared.parallel());
-        assert!(shared.deepest(7, 1).is_none(), "forgotten");
+        assert!(shared.deepest(7, 1, 9).is_none(), "forgotten");
     }
 }
