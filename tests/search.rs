@@ -363,6 +363,7 @@ fn an_unfinished_iteration_keeps_the_root_moves_it_finished() {
         }
     }
     assert!(switched > 0, "no unfinished iteration changed the move");
+}
 
 /// A search of `pos` to `depth` by `threads` threads sharing one table, as
 /// the engine runs them: the main searcher, and helpers that search until

@@ -183,6 +183,8 @@ pub struct Searcher<G: Game> {
     aborted: bool,
     /// Moves the root's last search looked at.
     root_choices: usize,
+    /// The score of the root's best move so far in the current iteration.
+    root_score: i32,
 }
 
 impl<G: Game> Searcher<G> {
@@ -241,6 +243,7 @@ impl<G: Game> Searcher<G> {
             late_clock: None,
             aborted: false,
             root_choices: 0,
+            root_score: 0,
         }
     }
 
@@ -436,6 +439,7 @@ impl<G: Game> Searcher<G> {
         self.max_depth = max_depth;
         let mut iteration_start = Instant::now();
         let mut depth = first_depth;
+        let mut completed = 0;
         while depth <= max_depth {
             let adopted = if self.adopting {
                 self.shared
@@ -465,6 +469,26 @@ impl<G: Game> Searcher<G> {
                                 self.adopting = false;
                             }
                             continue;
+                        }
+                        // A root move that this unfinished iteration
+                        // searched to the end and found better than the
+                        // others searched so far (the last best first among
+                        // them) is the better choice.
+                        if let Some(&mv) = self.pv[0].first()
+                            && result.best != Some(mv)
+                        {
+                            let unfinished = Report {
+                                depth,
+                                seldepth: self.seldepth.max(depth as usize) as u32,
+                                score: self.root_score,
+                                nodes: self.total_nodes(),
+                                elapsed: self.start.elapsed(),
+                                hashfull: self.tt.hashfull(),
+                                pv: self.complete_pv(root, depth as usize),
+                            };
+                            report(&unfinished);
+                            result.best = Some(mv);
+                            result.last = Some(unfinished);
                         }
                         break;
                     }
@@ -502,6 +526,7 @@ impl<G: Game> Searcher<G> {
                 result.best = Some(mv);
             }
             result.last = Some(iteration);
+            completed = depth;
             let proven = Score::plies_to_end(score).is_some_and(|plies| plies <= depth as i32);
             // The clock may have started late (a ponder search on
             // `ponderhit`): the budget is read from the deadlines.
@@ -529,11 +554,11 @@ impl<G: Game> Searcher<G> {
             iteration_start = Instant::now();
             depth += 1;
         }
-        // A helper may have completed a deeper iteration meanwhile.
-        let reached = result.last.as_ref().map_or(0, |last| last.depth);
+        // A helper may have completed a deeper iteration meanwhile (it
+        // beats an unfinished one of the same depth).
         if self.adopting
             && !self.helper
-            && let Some(done) = self.shared.deepest(root_key, reached + 1, max_depth)
+            && let Some(done) = self.shared.deepest(root_key, completed + 1, max_depth)
         {
             let iteration = self.adopt(done);
             report(&iteration);
@@ -980,6 +1005,9 @@ impl<G: Game> Searcher<G> {
                     alpha = score;
                     best_move = Some(mv);
                     self.update_pv(ply, mv);
+                    if ply == 0 {
+                        self.root_score = score;
+                    }
                     if score >= beta {
                         self.stats.cutoff(i);
                         // A deferred move's predecessors are not known here.
