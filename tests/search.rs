@@ -13,7 +13,7 @@ use ply::game::tictactoe::TicTacToe;
 use ply::game::{Game, Settings};
 use ply::search::params::SWITCHES;
 use ply::search::reference;
-use ply::search::{Proof, SearchLimits, SearchParams, Searcher};
+use ply::search::{Proof, SearchLimits, SearchParams, SearchResult, Searcher};
 use ply::tools::solve::{Value, solve};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -429,4 +429,79 @@ fn an_unfinished_iteration_keeps_the_root_moves_it_finished() {
         }
     }
     assert!(switched > 0, "no unfinished iteration changed the move");
+}
+
+/// A search of `pos` to `depth` by `threads` threads sharing one table, as
+/// the engine runs them: the main searcher, and helpers that search until
+/// it is done.
+fn parallel_search<G: Game>(pos: &G, threads: usize, depth: u32) -> SearchResult<G::Move> {
+    let mut main = Searcher::<G>::new(16, SearchParams::default()).unwrap();
+    let helpers: Vec<Searcher<G>> = (1..threads).map(|id| main.helper(id)).collect();
+    main.start_helpers(threads - 1);
+    let stop = Arc::new(AtomicBool::new(false));
+    std::thread::scope(|scope| {
+        for mut helper in helpers {
+            let (pos, stop) = (pos.clone(), Arc::clone(&stop));
+            scope.spawn(move || helper.search(&pos, &SearchLimits::default(), stop, &mut |_| {}));
+        }
+        let limits = SearchLimits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        let result = main.search(pos, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        result
+    })
+}
+
+#[test]
+fn two_threads_find_the_exact_value_of_searches_to_the_end() {
+    // Searched to the end of the game, a position has one value whatever
+    // the threads defer or take over from each other; their move is legal
+    // and wins (or holds) that value.
+    let positions: Vec<Connect4> = played_positions(
+        &Settings::default(),
+        6,
+        13,
+        |n| 22 + n % 5,
+        Connect4::generate_moves,
+    );
+    for pos in &positions {
+        let depth = pos.plies_left_bound().unwrap();
+        let one = parallel_search(pos, 1, depth);
+        for _ in 0..3 {
+            let two = parallel_search(pos, 2, depth);
+            let (best, last) = (two.best.unwrap(), two.last.unwrap());
+            assert_eq!(
+                last.score,
+                one.last.as_ref().unwrap().score,
+                "{}",
+                pos.to_fen()
+            );
+            let mut legal = Vec::new();
+            pos.generate_moves(&mut legal);
+            assert!(legal.contains(&best));
+            let mut after = pos.clone();
+            after.make_move(best);
+            // The move ends the game in a win or a draw, or leaves a
+            // position of the opposite value.
+            let reply = match after.outcome() {
+                Some(_) => last.score.signum(),
+                None => -parallel_search(&after, 1, depth - 1)
+                    .last
+                    .unwrap()
+                    .score
+                    .signum(),
+            };
+            assert_eq!(
+                reply,
+                last.score.signum(),
+                "{}: {}",
+                pos.to_fen(),
+                pos.move_to_string(best)
+            );
+        }
+    }
+    let start = TicTacToe::start(&Settings::default()).unwrap();
+    assert_eq!(parallel_search(&start, 2, 9).last.unwrap().score, 0);
 }

@@ -421,6 +421,7 @@ impl Controller {
         let helpers = self.session.helper_jobs(
             self.threads.saturating_sub(1),
             excluded,
+            limits.depth,
             Arc::clone(&helper_stop),
         );
         let task = Task {

@@ -95,12 +95,14 @@ pub trait Session: Send {
     }
     /// `count` helpers for the next [`Session::search_job`] with the same
     /// `excluded` moves (Lazy SMP: they share its table and count their
-    /// nodes into its info lines). They run until `stop`. None by default:
-    /// a session that has no helpers searches on one thread.
+    /// nodes into its info lines). They run until `stop`, or until they
+    /// complete `depth`. None by default: a session that has no helpers
+    /// searches on one thread.
     fn helper_jobs(
         &self,
         _count: usize,
         _excluded: &[String],
+        _depth: Option<u32>,
         _stop: Arc<AtomicBool>,
     ) -> Vec<HelperJob> {
         Vec::new()
@@ -268,10 +270,11 @@ impl<G: Game> Session for GameSession<G> {
         &self,
         count: usize,
         excluded: &[String],
+        depth: Option<u32>,
         stop: Arc<AtomicBool>,
     ) -> Vec<HelperJob> {
         let main = self.searcher();
-        main.reset_helper_nodes();
+        main.start_helpers(count);
         let mut pool = self.helpers();
         while pool.len() < count {
             let id = pool.len() + 1;
@@ -285,8 +288,12 @@ impl<G: Game> Session for GameSession<G> {
             let root = self.position.clone();
             let stop = Arc::clone(&stop);
             let home = Arc::clone(&self.helpers);
+            let limits = SearchLimits {
+                depth,
+                ..SearchLimits::default()
+            };
             jobs.push(Box::new(move || {
-                helper.search(&root, &SearchLimits::default(), stop, &mut |_| {});
+                helper.search(&root, &limits, stop, &mut |_| {});
                 home.lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .push(helper);

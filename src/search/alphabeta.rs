@@ -13,6 +13,7 @@ use super::book::Book;
 use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MAX_PLY, Score, is_mate};
+use super::smp::{Completed, SharedSearch};
 use super::solver::Solver;
 use super::stats::SearchStats;
 use super::time::{Budget, LateClock, Progress, start_next};
@@ -49,6 +50,9 @@ const MIN_SPACE_EFFORT: u64 = 300;
 const UNSTABLE_DROP: i32 = 60;
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 1024;
+/// In a parallel search, nodes at least this deep are marked busy while
+/// searched, and a move into a busy node is deferred (ABDADA).
+const DEFER_DEPTH: i32 = 3;
 
 /// When a search stops. With no field set, iterative deepening runs until
 /// the game tree is exhausted or the score is proven (how a small game is
@@ -147,6 +151,22 @@ pub struct Searcher<G: Game> {
     /// age the table, and searches `depth_offset` plies deeper.
     helper: bool,
     depth_offset: u32,
+    /// Busy nodes and completed iterations, shared by the threads.
+    shared: Arc<SharedSearch<G::Move>>,
+    /// This thread's number (0 for the main searcher).
+    id: usize,
+    /// Whether the current search runs beside other threads.
+    parallel: bool,
+    /// This thread publishes the iterations it completes and takes over
+    /// deeper ones completed by another thread (in this search).
+    adopting: bool,
+    /// The current iteration was aborted because another thread
+    /// completed it first.
+    superseded: bool,
+    /// The depth the current iteration searches to.
+    iteration_depth: u32,
+    /// The deepest iteration this search may complete (or take over).
+    max_depth: u32,
     /// The solving mode, with a table of the play table's size: allocated
     /// with the searcher for games of bounded length, else on first use.
     solver: Option<Solver<G>>,
@@ -155,6 +175,9 @@ pub struct Searcher<G: Game> {
     ordering: Ordering<G::Move>,
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i64>>,
+    /// Moves left for the end of a node's list because another thread was
+    /// searching them (parallel search only).
+    deferred: Vec<Vec<G::Move>>,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
     seldepth: usize,
@@ -182,7 +205,12 @@ impl<G: Game> Searcher<G> {
     /// when the table cannot be allocated.
     pub fn new(hash_mb: usize, params: SearchParams) -> Result<Self, String> {
         let tt = Arc::new(TranspositionTable::new(hash_mb)?);
-        let mut searcher = Self::with_table(tt, Arc::new(AtomicU64::new(0)), params);
+        let mut searcher = Self::with_table(
+            tt,
+            Arc::new(AtomicU64::new(0)),
+            Arc::new(SharedSearch::default()),
+            params,
+        );
         searcher.solver = Self::solver_if_bounded(hash_mb);
         Ok(searcher)
     }
@@ -191,6 +219,7 @@ impl<G: Game> Searcher<G> {
     fn with_table(
         tt: Arc<TranspositionTable<G::Move>>,
         helper_nodes: Arc<AtomicU64>,
+        shared: Arc<SharedSearch<G::Move>>,
         params: SearchParams,
     ) -> Self {
         Searcher {
@@ -202,11 +231,19 @@ impl<G: Game> Searcher<G> {
             helper_nodes,
             helper: false,
             depth_offset: 0,
+            shared,
+            id: 0,
+            parallel: false,
+            adopting: false,
+            superseded: false,
+            iteration_depth: 0,
+            max_depth: 0,
             solver: None,
             solver_resident: false,
             ordering: Ordering::new(G::HISTORY_SLOTS),
             moves: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
+            deferred: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             seldepth: 0,
@@ -258,8 +295,10 @@ impl<G: Game> Searcher<G> {
         Solver::new(hash_mb).ok()
     }
 
-    /// A helper for Lazy SMP: it shares this searcher's table and node
-    /// count, has its own move-ordering memory, and searches `id % 2`
+    /// A helper for Lazy SMP: it shares this searcher's table, node count
+    /// and [`SharedSearch`] (busy nodes, whose moves the threads defer, and
+    /// completed iterations, which every thread publishes and the others
+    /// take over), has its own move-ordering memory, and searches `id % 2`
     /// plies deeper than asked, so that helpers and the main searcher
     /// spread over neighbouring depths. Drop helpers before
     /// [`Self::clear`] or [`Self::resize`]: the table is shared.
@@ -267,10 +306,12 @@ impl<G: Game> Searcher<G> {
         let mut helper = Self::with_table(
             Arc::clone(&self.tt),
             Arc::clone(&self.helper_nodes),
+            Arc::clone(&self.shared),
             self.params,
         );
         helper.excluded_root.clone_from(&self.excluded_root);
         helper.helper = true;
+        helper.id = id;
         helper.depth_offset = (id % 2) as u32;
         helper
     }
@@ -282,9 +323,12 @@ impl<G: Game> Searcher<G> {
         self.excluded_root.clone_from(&main.excluded_root);
     }
 
-    /// Starts the count of helper nodes for a new search.
-    pub fn reset_helper_nodes(&self) {
+    /// Prepares the next search for `helpers` helper threads beside this
+    /// main searcher: their node count starts from zero, and what they
+    /// share of the last search is forgotten.
+    pub fn start_helpers(&self, helpers: usize) {
         self.helper_nodes.store(0, AtomicOrdering::Relaxed);
+        self.shared.start(helpers + 1);
     }
 
     /// Nodes of this search, with the helpers' when this is the main
@@ -409,52 +453,103 @@ impl<G: Game> Searcher<G> {
         };
         let mut previous = 0;
         let mut iteration_times: (Option<Duration>, Duration) = (None, Duration::ZERO);
-        for depth in first_depth..=max_depth {
-            let iteration_start = Instant::now();
-            self.seldepth = 0;
-            let hits_before = self.horizon_hits;
-            let searched = (depth + self.depth_offset).min(MAX_PLY as u32 - 1);
-            let score = self.aspiration(&mut pos, searched as i32, previous);
-            if self.aborted {
-                // A root move that this unfinished iteration searched to
-                // the end and found better than the others searched so far
-                // (the last best first among them) is the better choice.
-                if let Some(&mv) = self.pv[0].first()
-                    && result.best != Some(mv)
-                {
-                    let unfinished = Report {
+        let root_key = root.hash();
+        self.parallel = self.shared.parallel();
+        // The threads publish the iterations they complete, and each takes
+        // over deeper ones completed by another; they search the same root
+        // moves only without exclusions.
+        self.adopting = self.parallel && self.excluded_root.is_empty();
+        self.max_depth = max_depth;
+        let mut iteration_start = Instant::now();
+        let mut depth = first_depth;
+        let mut completed = 0;
+        while depth <= max_depth {
+            let adopted = if self.adopting {
+                self.shared
+                    .deepest(root_key, depth + self.depth_offset, max_depth)
+            } else {
+                None
+            };
+            let (iteration, exhausted) = match adopted {
+                Some(done) => {
+                    // A helper stays `depth_offset` plies beyond it.
+                    depth = done.depth;
+                    (self.adopt(done.clone()), done.last)
+                }
+                None => {
+                    self.seldepth = 0;
+                    let hits_before = self.horizon_hits;
+                    // A helper's offset stops at the depth limit.
+                    let searched = (depth + self.depth_offset).min(max_depth);
+                    self.iteration_depth = searched;
+                    let score = self.aspiration(&mut pos, searched as i32, previous);
+                    if self.aborted {
+                        if std::mem::take(&mut self.superseded) {
+                            // Another thread completed this depth first:
+                            // take its result at the top of the loop.
+                            self.aborted = false;
+                            if self.shared.deepest(root_key, searched, max_depth).is_none() {
+                                self.adopting = false;
+                            }
+                            continue;
+                        }
+                        // A root move that this unfinished iteration
+                        // searched to the end and found better than the
+                        // others searched so far (the last best first among
+                        // them) is the better choice.
+                        if let Some(&mv) = self.pv[0].first()
+                            && result.best != Some(mv)
+                        {
+                            let unfinished = Report {
+                                depth,
+                                seldepth: self.seldepth.max(depth as usize) as u32,
+                                score: self.root_score,
+                                nodes: self.total_nodes(),
+                                elapsed: self.start.elapsed(),
+                                hashfull: self.tt.hashfull(),
+                                pv: self.complete_pv(root, depth as usize),
+                            };
+                            report(&unfinished);
+                            result.best = Some(mv);
+                            result.last = Some(unfinished);
+                        }
+                        break;
+                    }
+                    let iteration = Report {
                         depth,
                         seldepth: self.seldepth.max(depth as usize) as u32,
-                        score: self.root_score,
+                        score,
                         nodes: self.total_nodes(),
                         elapsed: self.start.elapsed(),
                         hashfull: self.tt.hashfull(),
                         pv: self.complete_pv(root, depth as usize),
                     };
-                    report(&unfinished);
-                    result.best = Some(mv);
-                    result.last = Some(unfinished);
+                    let exhausted = self.horizon_hits == hits_before;
+                    if self.adopting {
+                        let proven = Score::plies_to_end(score)
+                            .is_some_and(|plies| plies <= searched as i32);
+                        self.shared.publish(Completed {
+                            root: root_key,
+                            depth: searched,
+                            seldepth: iteration.seldepth.max(searched),
+                            score,
+                            pv: iteration.pv.clone(),
+                            last: exhausted || proven,
+                        });
+                    }
+                    (iteration, exhausted)
                 }
-                break;
-            }
+            };
+            let score = iteration.score;
             let fell = depth > first_depth && score < previous - UNSTABLE_DROP;
             previous = score;
-            let iteration = Report {
-                depth,
-                seldepth: self.seldepth.max(depth as usize) as u32,
-                score,
-                nodes: self.total_nodes(),
-                elapsed: self.start.elapsed(),
-                hashfull: self.tt.hashfull(),
-                pv: self.complete_pv(root, depth as usize),
-            };
             report(&iteration);
             let changed = depth > first_depth && iteration.pv.first() != result.best.as_ref();
             if let Some(&mv) = iteration.pv.first() {
                 result.best = Some(mv);
             }
             result.last = Some(iteration);
-            let exhausted = self.horizon_hits == hits_before;
+            completed = depth;
             let proven = Score::plies_to_end(score).is_some_and(|plies| plies <= depth as i32);
             // The clock may have started late (a ponder search on
             // `ponderhit`): the budget is read from the deadlines.
@@ -479,10 +574,37 @@ impl<G: Game> Searcher<G> {
             if exhausted || proven || forced || !start_next(&budget, &progress) {
                 break;
             }
+            iteration_start = Instant::now();
+            depth += 1;
         }
+        // A helper may have completed a deeper iteration meanwhile (it
+        // beats an unfinished one of the same depth).
+        if self.adopting
+            && !self.helper
+            && let Some(done) = self.shared.deepest(root_key, completed + 1, max_depth)
+        {
+            let iteration = self.adopt(done);
+            report(&iteration);
+            result.best = iteration.pv.first().copied().or(result.best);
+            result.last = Some(iteration);
+        }
+        self.adopting = false;
         result.nodes = self.total_nodes();
         result.elapsed = self.start.elapsed();
         result
+    }
+
+    /// Another thread's completed iteration, reported as this one's own.
+    fn adopt(&self, done: Completed<G::Move>) -> Report<G::Move> {
+        Report {
+            depth: done.depth,
+            seldepth: done.seldepth,
+            score: done.score,
+            nodes: self.total_nodes(),
+            elapsed: self.start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: done.pv,
+        }
     }
 
     /// The principal variation of the last iteration, continued from the
@@ -751,11 +873,21 @@ impl<G: Game> Searcher<G> {
     fn should_abort(&mut self) -> bool {
         if !self.aborted
             && (self.nodes >= self.node_limit
-                || (self.nodes.is_multiple_of(CHECK_INTERVAL) && self.out_of_time_or_stopped()))
+                || (self.nodes.is_multiple_of(CHECK_INTERVAL)
+                    && (self.out_of_time_or_stopped() || self.overtaken())))
         {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    /// Whether another thread has completed the iteration this one is in
+    /// (it is then superseded).
+    fn overtaken(&mut self) -> bool {
+        let deepest = self.shared.deepest_depth();
+        self.superseded =
+            self.adopting && (self.iteration_depth..=self.max_depth).contains(&deepest);
+        self.superseded
     }
 
     /// The root's threat-search effort, less when the clock is short: the
@@ -930,13 +1062,32 @@ impl<G: Game> Searcher<G> {
         let original_alpha = alpha;
         let mut best = if moves.is_empty() { 0 } else { -INFINITY };
         let mut best_move = None;
-        for i in 0..moves.len() {
-            pick_next(&mut moves, &mut scores, i);
-            let mv = moves[i];
+        // In a parallel search, a move into a node another thread is
+        // searching waits for the end of the list (the first move never
+        // does), so that the threads split the work.
+        let entered = self.parallel && depth >= DEFER_DEPTH && self.shared.enter(key, self.id);
+        let deferring = self.parallel && depth > DEFER_DEPTH;
+        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        deferred.clear();
+        let listed = moves.len();
+        let mut i = 0;
+        while i < listed + deferred.len() {
+            let mv = if i < listed {
+                pick_next(&mut moves, &mut scores, i);
+                moves[i]
+            } else {
+                deferred[i - listed]
+            };
             if self.stats.tracing() {
                 self.stats.next_move(pos.move_to_string(mv));
             }
             pos.make_move(mv);
+            if deferring && i > 0 && i < listed && self.shared.busy_elsewhere(pos.hash(), self.id) {
+                pos.unmake_move(mv);
+                deferred.push(mv);
+                i += 1;
+                continue;
+            }
             let score = if i == 0 || !self.params.pvs {
                 -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, true)
             } else {
@@ -962,15 +1113,22 @@ impl<G: Game> Searcher<G> {
                     }
                     if score >= beta {
                         self.stats.cutoff(i);
+                        // A deferred move's predecessors are not known here.
+                        let tried = if i < listed { &moves[..i] } else { &[] };
                         self.ordering
-                            .record_cutoff(pos, &self.params, ply, depth, mv, &moves[..i]);
+                            .record_cutoff(pos, &self.params, ply, depth, mv, tried);
                         break;
                     }
                 }
             }
+            i += 1;
+        }
+        if entered {
+            self.shared.leave(key, self.id);
         }
         self.moves[ply] = moves;
         self.scores[ply] = scores;
+        self.deferred[ply] = deferred;
         if self.aborted {
             return 0;
         }

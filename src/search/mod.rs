@@ -9,6 +9,7 @@ pub mod params;
 pub mod reference;
 pub mod score;
 pub mod slab;
+pub mod smp;
 pub mod solver;
 pub mod stats;
 pub mod time;

@@ -62,6 +62,12 @@ impl<T: Copy> Slab<T> {
 }
 
 impl<T: Copy> Slab<T> {
+    /// The first element, for callers that reach the elements through
+    /// another view of the same layout (atomics).
+    pub fn as_ptr(&self) -> *const T {
+        self.ptr.as_ptr()
+    }
+
     /// Touches every page, so that later accesses find the memory resident
     /// instead of faulting it in one page at a time.
     pub fn make_resident(&mut self) {

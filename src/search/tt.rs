@@ -12,12 +12,11 @@
 //! empty one), so a table of any size is ready at once and takes resident
 //! memory only as searches write to it.
 
-use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::marker::PhantomData;
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use super::score::{from_table, to_table};
+use super::slab::Slab;
 use crate::game::PackedMove;
 
 /// What a stored score says about the true value.
@@ -34,37 +33,27 @@ pub enum Bound {
 const BUCKET: usize = 4;
 const GENERATIONS: u8 = 32;
 
-/// Zeroed atomic words from the system, freed on drop.
+/// Zeroed atomic words from the system (on huge pages where it gives
+/// them: the table is probed at random addresses), freed on drop.
 struct Words {
-    ptr: NonNull<AtomicU32>,
+    slab: Slab<u32>,
     len: usize,
 }
-
-// SAFETY: the words are atomics, shared by reference only.
-unsafe impl Send for Words {}
-unsafe impl Sync for Words {}
 
 impl Words {
     /// `len` zero words, or `None` if the system has none to give.
     fn zeroed(len: usize) -> Option<Words> {
-        let layout = Layout::array::<AtomicU32>(len.max(1)).ok()?;
-        // SAFETY: the layout has a non-zero size; all-zero bytes are valid
-        // atomics (and an empty entry).
-        let ptr = unsafe { alloc_zeroed(layout) }.cast::<AtomicU32>();
-        NonNull::new(ptr).map(|ptr| Words { ptr, len })
+        // SAFETY: all-zero bytes are a valid u32.
+        unsafe { Slab::zeroed(len) }
+            .ok()
+            .map(|slab| Words { slab, len })
     }
 
     fn slice(&self) -> &[AtomicU32] {
-        // SAFETY: `ptr` holds `len` initialized atomics for our lifetime.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Words {
-    fn drop(&mut self) {
-        let layout = Layout::array::<AtomicU32>(self.len.max(1)).expect("layout made before");
-        // SAFETY: allocated by `zeroed` with this layout.
-        unsafe { dealloc(self.ptr.as_ptr().cast(), layout) }
+        // SAFETY: the slab holds `len` words (at least); an AtomicU32 has
+        // the size and alignment of a u32, and the words are only ever
+        // reached through this atomic view.
+        unsafe { std::slice::from_raw_parts(self.slab.as_ptr().cast(), self.len) }
     }
 }
 
