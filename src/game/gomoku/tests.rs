@@ -311,37 +311,6 @@ fn notation_and_fen() {
     );
 }
 
-/// Checks a claimed VCF on its own terms: the attacker's moves come from
-/// `vcf`, every legal reply of the defender is tried, and the attacker
-/// must have five within `plies`.
-fn forced_win_holds(pos: &mut Gomoku, plies: u32) -> bool {
-    let threats::Vcf::Win(mv, claimed) = pos.vcf(1_000_000) else {
-        return false;
-    };
-    if claimed > plies {
-        return false;
-    }
-    let me = pos.side_to_move();
-    pos.make_move(mv);
-    let holds = match pos.outcome() {
-        Some(Outcome::Win(p)) => p == me,
-        Some(Outcome::Draw) => false,
-        None if plies < 3 => false,
-        None => {
-            let mut replies = Vec::new();
-            pos.generate_moves(&mut replies);
-            replies.iter().all(|&r| {
-                pos.make_move(r);
-                let ok = pos.outcome().is_none() && forced_win_holds(pos, plies - 2);
-                pos.unmake_move(r);
-                ok
-            })
-        }
-    };
-    pos.unmake_move(mv);
-    holds
-}
-
 fn vcf_of(pos: &Gomoku) -> threats::Vcf {
     pos.clone().vcf(1_000_000)
 }
@@ -510,13 +479,29 @@ fn vct_of(pos: &Gomoku) -> vct::Vct {
     pos.clone().vct(200_000)
 }
 
-/// Checks a claimed VCT on its own terms: the attacker's moves come from
-/// `vct`, and every reply of the defender near the stones (within two
-/// cells of one: a move farther away defends nothing) or making a four
-/// anywhere is tried; the attacker must have five within `plies`.
-fn threat_win_holds(pos: &mut Gomoku, plies: u32) -> bool {
-    let vct::Vct::Win(mv, claimed) = pos.vct(200_000) else {
-        return false;
+/// Which threat search's claimed win [`win_holds`] checks.
+#[derive(Clone, Copy)]
+enum Claim {
+    /// `vcf`: every legal reply of the defender is tried.
+    Fours,
+    /// `vct`: the defender's replies near the stones (within two cells of
+    /// one: a move farther away defends nothing) or making a four anywhere.
+    Threats,
+}
+
+/// Checks a claimed win on its own terms: the attacker's moves come from
+/// the claiming search, each is legal, every reply of the defender (as
+/// `claim` says) is tried, and the attacker must have five within `plies`.
+fn win_holds(pos: &mut Gomoku, plies: u32, claim: Claim) -> bool {
+    let (mv, claimed) = match claim {
+        Claim::Fours => match pos.vcf(1_000_000) {
+            threats::Vcf::Win(mv, n) => (mv, n),
+            _ => return false,
+        },
+        Claim::Threats => match pos.vct(200_000) {
+            vct::Vct::Win(mv, n) => (mv, n),
+            _ => return false,
+        },
     };
     if claimed > plies {
         return false;
@@ -536,13 +521,15 @@ fn threat_win_holds(pos: &mut Gomoku, plies: u32) -> bool {
             let them = color_of(pos.side_to_move());
             let mut replies = Vec::new();
             pos.generate_moves(&mut replies);
-            replies.retain(|&r| {
-                pos.near[r as usize] > 0
-                    || threats::makes_four(pos.info[(them - 1) as usize][r as usize].threat)
-            });
+            if let Claim::Threats = claim {
+                replies.retain(|&r| {
+                    pos.near[r as usize] > 0
+                        || threats::makes_four(pos.info[(them - 1) as usize][r as usize].threat)
+                });
+            }
             replies.iter().all(|&r| {
                 pos.make_move(r);
-                let ok = pos.outcome().is_none() && threat_win_holds(pos, plies - 2);
+                let ok = pos.outcome().is_none() && win_holds(pos, plies - 2, claim);
                 pos.unmake_move(r);
                 ok
             })
@@ -550,6 +537,14 @@ fn threat_win_holds(pos: &mut Gomoku, plies: u32) -> bool {
     };
     pos.unmake_move(mv);
     holds
+}
+
+fn forced_win_holds(pos: &mut Gomoku, plies: u32) -> bool {
+    win_holds(pos, plies, Claim::Fours)
+}
+
+fn threat_win_holds(pos: &mut Gomoku, plies: u32) -> bool {
+    win_holds(pos, plies, Claim::Threats)
 }
 
 /// Black's open twos on row 7 (f8 g8) and column 7 (h10 h9) meet on h8:
