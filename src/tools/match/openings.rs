@@ -166,6 +166,21 @@ mod tests {
     }
 
     #[test]
+    fn shipped_gomoku_openings_are_legal_and_distinct() {
+        let mut s = session("gomoku");
+        let text = include_str!("../../../openings/freestyle-15.txt");
+        let openings = load(text, s.as_mut()).unwrap();
+        assert!(openings.len() >= 150, "{} openings", openings.len());
+        let mut positions = std::collections::HashSet::new();
+        for o in &openings {
+            assert!((3..=4).contains(&o.moves.len()), "{}", o.text);
+            let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
+            s.set_position(None, &moves).unwrap();
+            assert!(positions.insert(s.fen()), "twice: {}", o.text);
+        }
+    }
+
+    #[test]
     fn bad_openings_name_their_line() {
         let mut s = session("gomoku");
         let e = load("h8\nh8 h8\n", s.as_mut()).unwrap_err();
