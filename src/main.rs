@@ -26,7 +26,8 @@ struct Cli {
     /// Transposition table size in MB (default 16).
     #[arg(long, global = true)]
     hash: Option<usize>,
-    /// Search threads (Lazy SMP; default 1, which is deterministic).
+    /// Search threads (Lazy SMP; default 1, which is deterministic); for
+    /// `ply book`, positions solved at once.
     #[arg(long, global = true)]
     threads: Option<usize>,
     #[command(subcommand)]
@@ -62,7 +63,9 @@ enum Command {
     /// Build an opening book of exact values for every position reachable
     /// in N plies (mirror images folded), for `setoption name BookFile`.
     /// Resumable: run again after a stop and it continues; a progress
-    /// line goes to stderr. File format: protocol.md.
+    /// line goes to stderr. File format: protocol.md. `--threads N` solves
+    /// N positions at once, on one table of `--hash` MB (the book is the
+    /// same whatever N).
     Book {
         /// Every position reachable in this many plies from the base.
         #[arg(long)]
@@ -263,7 +266,8 @@ fn honoured_flags(command: &Option<Command>) -> (&'static str, &'static [&'stati
         // Fixed positions of every game's default variant, fixed tables.
         Some(Command::Bench { .. }) => ("bench", &["game"]),
         Some(Command::Solve { .. }) => ("solve", &["game", "size", "rule", "hash"]),
-        Some(Command::Book { .. }) => ("book", &["game", "size", "rule", "hash"]),
+        // --threads: positions solved at once, on one table of --hash MB.
+        Some(Command::Book { .. }) => ("book", &["game", "size", "rule", "hash", "threads"]),
         // Every search has its own fresh table of 16 MB.
         Some(Command::Compare { .. }) => ("compare", &["game", "size", "rule"]),
         Some(Command::Trace { .. }) => ("trace", &["game", "size", "rule"]),
@@ -420,6 +424,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 from: notation.split_moves(&from),
                 out,
                 hash_mb: cli.hash.unwrap_or(BOOK_HASH_DEFAULT_MB),
+                threads: cli.threads.unwrap_or(1),
                 max_solves: None,
                 progress: !quiet,
             };

@@ -20,12 +20,12 @@
 
 use std::mem::MaybeUninit;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY, from_table, to_table};
 use super::slab::Slab;
-use crate::game::Game;
+use crate::game::{Game, PackedMove};
 
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 4096;
@@ -160,7 +160,7 @@ fn expand(c: i8, ply: usize) -> i32 {
 /// whole). With 128 MB (2^24 entries), a position is taken for another
 /// one of its slot with odds 2^-31; keeping 39 bits that also chose the
 /// slot, as before, left 2^-15.
-struct BoundTable<M: Copy> {
+pub struct BoundTable<M: Copy> {
     entries: Slab<Entry<M>>,
     salt: u32,
     /// Entries in use: slots are chosen among the first `active`.
@@ -293,7 +293,7 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
     /// Lower bound, upper bound and proving move, root-relative at `ply`.
     fn probe(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)> {
         let e = &self.entries[self.index(key)];
-        (e.check == self.check(key) && e.flags & 0xFE == self.more_check(key))
+        matches(e, self.check(key), self.more_check(key))
             .then(|| (expand(e.lower(), ply), expand(e.upper(), ply), e.mv()))
     }
 
@@ -303,30 +303,212 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
         let check = self.check(key);
         let index = self.index(key);
         let more = self.more_check(key);
-        let e = &mut self.entries[index];
-        let fresh = e.check != check || e.flags & 0xFE != more;
-        if fresh {
-            e.check = check;
-            e.set_lower(-OPEN);
-            e.set_upper(OPEN);
-            e.flags = more;
-        }
-        let lower = compact(lower, ply, true);
-        let upper = compact(upper, ply, false);
-        if lower >= e.lower() {
-            e.set_lower(lower);
-            if let Some(m) = mv {
-                e.mv = MaybeUninit::new(m);
-                e.flags |= 1;
-            }
-        }
-        e.set_upper(e.upper().min(upper));
+        let fresh = merge(&mut self.entries[index], check, more, ply, lower, upper, mv);
         if fresh {
             self.fresh += 1;
             if self.fresh > self.active / 4 && self.active < self.entries.len() {
                 self.grow();
             }
         }
+    }
+}
+
+/// Whether `e` is the entry of the position whose check bits are `check`
+/// and `more`.
+fn matches<M: Copy>(e: &Entry<M>, check: u32, more: u8) -> bool {
+    e.check == check && e.flags & 0xFE == more
+}
+
+/// Records `lower <= value <= upper` (root-relative at `ply`) in `e`, the
+/// slot of the position whose check bits are `check` and `more`: merged
+/// with what `e` knew of the same position, over what it knew of another
+/// one. `mv` proved `lower`. Returns whether `e` held another position.
+fn merge<M: Copy>(
+    e: &mut Entry<M>,
+    check: u32,
+    more: u8,
+    ply: usize,
+    lower: i32,
+    upper: i32,
+    mv: Option<M>,
+) -> bool {
+    let fresh = !matches(e, check, more);
+    if fresh {
+        e.check = check;
+        e.set_lower(-OPEN);
+        e.set_upper(OPEN);
+        e.flags = more;
+    }
+    let lower = compact(lower, ply, true);
+    let upper = compact(upper, ply, false);
+    if lower >= e.lower() {
+        e.set_lower(lower);
+        if let Some(m) = mv {
+            e.mv = MaybeUninit::new(m);
+            e.flags |= 1;
+        }
+    }
+    e.set_upper(e.upper().min(upper));
+    fresh
+}
+
+/// A bound table several solvers use at once, each on a thread of its
+/// own (`ply book` with workers): the same entries as a solver's own
+/// table, each read and written whole as one atomic 8-byte word, so that
+/// a reader sees an entry some writer wrote, its check bits and its
+/// bounds together. Two writers of one slot at once lose one of their
+/// writes, never mix them: every entry that matches holds true bounds.
+/// The whole table is in use from the start (no growth), and a move is
+/// kept only if it packs into 8 bits.
+pub struct SharedBounds {
+    words: Slab<u64>,
+    salt: AtomicU32,
+    slot_bits: u32,
+}
+
+impl SharedBounds {
+    /// A table of `megabytes`, for solvers made by [`Solver::sharing`].
+    pub fn new(megabytes: usize) -> Result<Arc<Self>, String> {
+        let count = (megabytes.max(1).saturating_mul(1 << 20) / 8).max(1);
+        // SAFETY: all-zero bytes are a u64 (an entry that knows nothing).
+        let words = unsafe { Slab::zeroed(count) }
+            .map_err(|e| format!("cannot allocate a {megabytes} MB solver table: {e}"))?;
+        let slot_bits = words.len().next_power_of_two().trailing_zeros();
+        Ok(Arc::new(SharedBounds {
+            words,
+            salt: AtomicU32::new(0),
+            slot_bits,
+        }))
+    }
+
+    fn word(&self, key: u64) -> &AtomicU64 {
+        let top = if self.slot_bits == 0 {
+            0
+        } else {
+            key >> (64 - self.slot_bits)
+        };
+        let index = ((top as u128 * self.words.len() as u128) >> self.slot_bits) as usize;
+        // SAFETY: `index` is below the slab's length; an AtomicU64 has the
+        // size and alignment of a u64, and the words are only ever reached
+        // through this atomic view once the table is shared.
+        unsafe { AtomicU64::from_ptr(self.words.as_ptr().add(index).cast_mut()) }
+    }
+
+    /// The check bits of `key`: the low 32 (mixed with the generation)
+    /// and the 7 above them, as an own table keeps them once whole.
+    fn checks(&self, key: u64) -> (u32, u8) {
+        (
+            key as u32 ^ self.salt.load(AtomicOrdering::Relaxed),
+            ((key >> 31) as u8) & 0xFE,
+        )
+    }
+
+    fn unpack<M: Copy + PackedMove>(word: u64) -> Entry<M> {
+        let flags = (word >> 48) as u8;
+        Entry {
+            check: word as u32,
+            lower_above_open: (word >> 32) as u8,
+            upper_below_open: (word >> 40) as u8,
+            flags,
+            mv: if flags & 1 != 0 {
+                MaybeUninit::new(M::unpack(word >> 56))
+            } else {
+                MaybeUninit::uninit()
+            },
+        }
+    }
+
+    fn pack<M: Copy + PackedMove>(e: &Entry<M>) -> u64 {
+        let mv = e.mv().map(M::pack).filter(|&bits| bits < 256);
+        let flags = (e.flags & 0xFE) | mv.is_some() as u8;
+        e.check as u64
+            | (e.lower_above_open as u64) << 32
+            | (e.upper_below_open as u64) << 40
+            | (flags as u64) << 48
+            | mv.unwrap_or(0) << 56
+    }
+
+    fn probe<M: Copy + PackedMove>(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)> {
+        let e = Self::unpack::<M>(self.word(key).load(AtomicOrdering::Relaxed));
+        let (check, more) = self.checks(key);
+        matches(&e, check, more).then(|| (expand(e.lower(), ply), expand(e.upper(), ply), e.mv()))
+    }
+
+    fn store<M: Copy + PackedMove>(
+        &self,
+        key: u64,
+        ply: usize,
+        lower: i32,
+        upper: i32,
+        mv: Option<M>,
+    ) {
+        let word = self.word(key);
+        let mut e = Self::unpack::<M>(word.load(AtomicOrdering::Relaxed));
+        let (check, more) = self.checks(key);
+        merge(&mut e, check, more, ply, lower, upper, mv);
+        word.store(Self::pack(&e), AtomicOrdering::Relaxed);
+    }
+
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint; any address is allowed.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.word(key).as_ptr().cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+}
+
+/// Where a solver keeps its bounds: a table of its own ([`BoundTable`])
+/// or one it shares (`Arc<SharedBounds>`).
+pub trait Bounds<M> {
+    /// Lower bound, upper bound and proving move, root-relative at `ply`.
+    fn probe(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)>;
+    /// Records `lower <= value <= upper`; `mv` proved `lower`.
+    fn store(&mut self, key: u64, ply: usize, lower: i32, upper: i32, mv: Option<M>);
+    /// Starts loading the entry of `key` into the cache.
+    fn prefetch(&self, key: u64);
+    /// Forgets every bound (a shared table's, for all its solvers).
+    fn clear(&mut self);
+    /// Brings the memory in now rather than at first use.
+    fn make_resident(&mut self);
+}
+
+impl<M: Copy + Default + PartialEq> Bounds<M> for BoundTable<M> {
+    fn probe(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)> {
+        BoundTable::probe(self, key, ply)
+    }
+    fn store(&mut self, key: u64, ply: usize, lower: i32, upper: i32, mv: Option<M>) {
+        BoundTable::store(self, key, ply, lower, upper, mv);
+    }
+    fn prefetch(&self, key: u64) {
+        BoundTable::prefetch(self, key);
+    }
+    fn clear(&mut self) {
+        BoundTable::clear(self);
+    }
+    fn make_resident(&mut self) {
+        self.entries.make_resident();
+    }
+}
+
+impl<M: Copy + PackedMove> Bounds<M> for Arc<SharedBounds> {
+    fn probe(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)> {
+        SharedBounds::probe(self, key, ply)
+    }
+    fn store(&mut self, key: u64, ply: usize, lower: i32, upper: i32, mv: Option<M>) {
+        SharedBounds::store(self, key, ply, lower, upper, mv);
+    }
+    fn prefetch(&self, key: u64) {
+        SharedBounds::prefetch(self, key);
+    }
+    fn clear(&mut self) {
+        self.salt.fetch_add(0x9E37_79B9, AtomicOrdering::Relaxed);
+    }
+    fn make_resident(&mut self) {
+        // Made resident by its use.
     }
 }
 
@@ -379,8 +561,8 @@ impl Scale {
 
 /// The solving mode's searcher: null-window searches that narrow the
 /// exact score, over a table of lower and upper bounds.
-pub struct Solver<G: Game> {
-    table: BoundTable<G::Move>,
+pub struct Solver<G: Game, B: Bounds<G::Move> = BoundTable<<G as Game>::Move>> {
+    table: B,
     moves: Vec<Vec<G::Move>>,
     nodes: u64,
     node_limit: u64,
@@ -394,8 +576,21 @@ pub struct Solver<G: Game> {
 impl<G: Game> Solver<G> {
     /// A solver whose bound table takes `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Result<Self, String> {
-        Ok(Solver {
-            table: BoundTable::new(hash_mb)?,
+        Ok(Self::with_table(BoundTable::new(hash_mb)?))
+    }
+}
+
+impl<G: Game> Solver<G, Arc<SharedBounds>> {
+    /// A solver on `table`, which other solvers may use at the same time.
+    pub fn sharing(table: &Arc<SharedBounds>) -> Self {
+        Self::with_table(Arc::clone(table))
+    }
+}
+
+impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
+    fn with_table(table: B) -> Self {
+        Solver {
+            table,
             moves: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             node_limit: u64::MAX,
@@ -403,16 +598,17 @@ impl<G: Game> Solver<G> {
             stop: Arc::new(AtomicBool::new(false)),
             aborted: false,
             root_move: None,
-        })
+        }
     }
 
     /// Brings the whole table into memory now rather than as the first
     /// solves touch it (for timing solves, as `ply solve` does).
     pub fn make_resident(&mut self) {
-        self.table.entries.make_resident();
+        self.table.make_resident();
     }
 
-    /// Forgets every bound learned (in constant time).
+    /// Forgets every bound learned (in constant time); a shared table's,
+    /// for all its solvers.
     pub fn clear(&mut self) {
         self.table.clear();
     }
@@ -713,6 +909,73 @@ pub(crate) mod tests {
                 agrees_with_negamax(pos, &mut solver, left + 1);
             }
         }
+    }
+
+    #[test]
+    fn solvers_sharing_a_table_match_negamax() {
+        // Two threads, each solving the same positions in another order
+        // on one table, so that each meets the other's entries.
+        let mut root = play::<Connect4>(&[]);
+        for ch in "225257625346224411156336534367135".chars() {
+            let mv = root.parse_move(&ch.to_string()).unwrap();
+            root.make_move(mv);
+        }
+        let mut all = Vec::new();
+        positions(&mut root, 3, &mut all);
+        let table = SharedBounds::new(1).unwrap();
+        std::thread::scope(|scope| {
+            for reversed in [false, true] {
+                let (all, table) = (&all, &table);
+                scope.spawn(move || {
+                    let mut solver = Solver::<Connect4, _>::sharing(table);
+                    let order: Vec<&Connect4> = if reversed {
+                        all.iter().rev().collect()
+                    } else {
+                        all.iter().collect()
+                    };
+                    for pos in order {
+                        let left = pos.plies_left_bound().unwrap() as i32;
+                        let solved = solver.solve(pos, false).unwrap();
+                        let exact = reference::negamax(&mut pos.clone(), left + 1, false);
+                        assert_eq!(solved.score, exact, "{}", pos.to_fen());
+                    }
+                });
+            }
+        });
+        // The entries are there: solving again is cheaper than afresh.
+        let mut solver = Solver::<Connect4, _>::sharing(&table);
+        let warm: u64 = all
+            .iter()
+            .map(|p| solver.solve(p, false).unwrap().nodes)
+            .sum();
+        solver.clear();
+        let cold: u64 = all
+            .iter()
+            .map(|p| solver.solve(p, false).unwrap().nodes)
+            .sum();
+        assert!(warm < cold, "{warm} {cold}");
+    }
+
+    #[test]
+    fn shared_entries_pack_into_one_word() {
+        let table = SharedBounds::new(1).unwrap();
+        let table: &SharedBounds = &table;
+        let key = 0x0123_4567_89AB_CDEFu64;
+        assert_eq!(table.probe::<u8>(key, 0), None);
+        table.store(key, 0, -(MATE - 9), MATE - 7, Some(6u8));
+        assert_eq!(
+            table.probe(key, 0),
+            Some((-(MATE - 9), MATE - 7, Some(6u8)))
+        );
+        for bit in [0, 20, 34, 38] {
+            assert!(
+                table.probe::<u8>(key ^ (1 << bit), 0).is_none(),
+                "bit {bit}"
+            );
+        }
+        // A move that does not fit in 8 bits is not kept; the bounds are.
+        table.store(key, 0, MATE - 7, MATE - 7, Some(300u16));
+        assert_eq!(table.probe::<u16>(key, 0), Some((MATE - 7, MATE - 7, None)));
     }
 
     #[test]

@@ -3,9 +3,9 @@
 //! in N plies from a base position (mirror images folded through
 //! [`Game::symmetric_key`]).
 //!
-//! The positions N plies deep are solved one after another with the
-//! solving mode, its table kept from one to the next (neighbours share
-//! most of their trees); the shallower ones are then valued by negamax
+//! The positions N plies deep are solved with the solving mode, its table
+//! kept from one to the next (neighbours share most of their trees), by
+//! one worker or several at once on one shared table; the shallower ones are then valued by negamax
 //! over their moves, from the deeper values. Positions whose game is over
 //! are not stored. Every deep value is appended to a journal, `FILE.part`,
 //! as soon as it is proved: a build that is stopped continues from the
@@ -16,6 +16,8 @@ use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::engine::registry;
@@ -23,7 +25,7 @@ use crate::game::{Game, GameVisitor, Settings};
 use crate::search::book::{
     Book, Header, JOURNAL_MAGIC, RECORD, best_move_by, read_record, record, value_of_score,
 };
-use crate::search::solver::Solver;
+use crate::search::solver::{SharedBounds, Solver};
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -39,8 +41,11 @@ pub struct BookOptions {
     pub from: Vec<String>,
     /// The book file.
     pub out: PathBuf,
-    /// The solver's table, in MB.
+    /// The solvers' tables, in MB all told.
     pub hash_mb: usize,
+    /// Workers: each solves deep positions of its own, all at once, on
+    /// one table they share.
+    pub threads: usize,
     /// Stop after solving this many deep positions (the journal keeps
     /// them; running again continues): to build a large book in parts.
     pub max_solves: Option<usize>,
@@ -115,6 +120,45 @@ fn layers<G: Game>(base: &G, plies: u32) -> Vec<Vec<G>> {
         layers.push(next);
     }
     layers
+}
+
+/// Consecutive deep positions a worker takes at a time: neighbours in the
+/// layer's order share much of their trees, which a worker's table keeps.
+const CHUNK: usize = 8;
+
+/// One worker of a build: solves the positions of `todo` it takes, a chunk
+/// at a time from `next`, until they are all taken or `budget` solves
+/// have been claimed; sends each position's key, value and nodes.
+fn solve_share<G: Game>(
+    solver: &mut Solver<G, Arc<SharedBounds>>,
+    todo: &[&G],
+    next: &AtomicUsize,
+    claimed: &AtomicUsize,
+    budget: usize,
+    sender: &mpsc::Sender<Result<(u64, i8, u64), anyhow::Error>>,
+) {
+    loop {
+        let start = next.fetch_add(CHUNK, AtomicOrdering::Relaxed);
+        if start >= todo.len() {
+            return;
+        }
+        for pos in &todo[start..(start + CHUNK).min(todo.len())] {
+            if claimed.fetch_add(1, AtomicOrdering::Relaxed) >= budget {
+                return;
+            }
+            // `None`: the build stopped the workers.
+            let Some(solved) = solver.solve(pos, false) else {
+                return;
+            };
+            let value = value_of_score(solved.score)
+                .ok_or_else(|| anyhow::anyhow!("{}: a value too long for a book", pos.to_fen()));
+            let failed = value.is_err();
+            let sent = sender.send(value.map(|v| (pos.symmetric_key(), v, solved.nodes)));
+            if failed || sent.is_err() {
+                return;
+            }
+        }
+    }
 }
 
 /// The deep values a journal holds, checked against `header`, and the
@@ -193,13 +237,13 @@ fn build<G: Game>(
         HashMap::new()
     };
     let mut journal = BufWriter::new(OpenOptions::new().append(true).open(&journal_path)?);
-    let mut solver = Solver::<G>::new(options.hash_mb).map_err(anyhow::Error::msg)?;
-    let resumed = layers
+    let todo: Vec<&G> = layers
         .last()
         .into_iter()
         .flatten()
-        .filter(|p| values.contains_key(&p.symmetric_key()))
-        .count();
+        .filter(|p| !values.contains_key(&p.symmetric_key()))
+        .collect();
+    let resumed = deep - todo.len();
     let mut report = BookReport {
         positions: 0,
         deep,
@@ -208,48 +252,72 @@ fn build<G: Game>(
         nodes: 0,
         complete: false,
     };
+    let depth = layers.len() - 1;
+    let budget = options.max_solves.unwrap_or(usize::MAX).min(todo.len());
+    let workers = options.threads.clamp(1, budget.max(1));
+    // One table for all workers (for one too: the same search either way).
+    let table = SharedBounds::new(options.hash_mb).map_err(anyhow::Error::msg)?;
+    let solvers: Vec<Solver<G, _>> = (0..workers).map(|_| Solver::sharing(&table)).collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let next = AtomicUsize::new(0);
+    let claimed = AtomicUsize::new(0);
     let solving = Instant::now();
     let mut shown = Instant::now();
-    let depth = layers.len() - 1;
-    for pos in layers.last().into_iter().flatten() {
-        let key = pos.symmetric_key();
-        if values.contains_key(&key) {
-            continue;
+    let done = std::thread::scope(|scope| -> anyhow::Result<()> {
+        let (sender, receiver) = mpsc::channel();
+        for mut solver in solvers {
+            let sender = sender.clone();
+            let (todo, stop, next, claimed) = (&todo, &stop, &next, &claimed);
+            solver.set_limits(Arc::clone(stop), None, u64::MAX);
+            scope.spawn(move || {
+                solve_share(&mut solver, todo, next, claimed, budget, &sender);
+            });
         }
-        if options.max_solves.is_some_and(|m| report.solved >= m) {
-            journal.flush()?;
-            if options.progress {
-                writeln!(log)?;
+        drop(sender);
+        // The journal has one writer, this thread: records arrive whole.
+        let mut collect = || -> anyhow::Result<()> {
+            for solved in &receiver {
+                let (key, value, nodes) = solved?;
+                journal.write_all(&record(key, value))?;
+                values.insert(key, value);
+                report.solved += 1;
+                report.nodes += nodes;
+                if shown.elapsed() >= Duration::from_secs(1) {
+                    journal.flush()?;
+                    shown = Instant::now();
+                    if options.progress {
+                        let done = report.solved + resumed;
+                        let rate = solving.elapsed().as_secs_f64() / report.solved as f64;
+                        let left = rate * (deep - done) as f64;
+                        write!(
+                            log,
+                            "\rbook: ply {depth}: {done}/{deep} positions solved, {:.0} s, about {left:.0} s left   ",
+                            started.elapsed().as_secs_f64()
+                        )?;
+                        log.flush()?;
+                    }
+                }
             }
-            return Ok(report);
+            Ok(())
+        };
+        let collected = collect();
+        if collected.is_err() {
+            // The workers give up at their next look at the flag.
+            stop.store(true, AtomicOrdering::Relaxed);
+            for _ in &receiver {}
         }
-        let solved = solver
-            .solve(pos, false)
-            .ok_or_else(|| anyhow::anyhow!("the solver stopped"))?;
-        let value = value_of_score(solved.score)
-            .ok_or_else(|| anyhow::anyhow!("{}: a value too long for a book", pos.to_fen()))?;
-        journal.write_all(&record(key, value))?;
-        values.insert(key, value);
-        report.solved += 1;
-        report.nodes += solved.nodes;
-        if shown.elapsed() >= Duration::from_secs(1) {
-            journal.flush()?;
-            shown = Instant::now();
-            if options.progress {
-                let done = report.solved + resumed;
-                let rate = solving.elapsed().as_secs_f64() / report.solved as f64;
-                let left = rate * (deep - done) as f64;
-                write!(
-                    log,
-                    "\rbook: ply {depth}: {done}/{deep} positions solved, {:.0} s, about {left:.0} s left   ",
-                    started.elapsed().as_secs_f64()
-                )?;
-                log.flush()?;
-            }
-        }
-    }
+        collected
+    });
     journal.flush()?;
     drop(journal);
+    done?;
+    if report.solved < todo.len() {
+        // Stopped by `max_solves`: the journal keeps what was solved.
+        if options.progress {
+            writeln!(log)?;
+        }
+        return Ok(report);
+    }
     if options.progress {
         writeln!(
             log,
@@ -315,6 +383,7 @@ mod tests {
             from: from.split_whitespace().map(str::to_string).collect(),
             out,
             hash_mb: 4,
+            threads: 1,
             max_solves: None,
             progress: false,
         }
@@ -443,6 +512,33 @@ mod tests {
         fs::rename(&journal, sibling(&elsewhere.out, ".part")).unwrap();
         let e = run(&elsewhere, &mut Vec::new()).unwrap_err().to_string();
         assert!(e.contains("journal of another book"), "{e}");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn workers_build_the_same_book_as_one() {
+        let dir = scratch("workers");
+        let one = options("connect4", LATE, 3, dir.join("one.book"));
+        build_and_load(&one);
+        let mut three = options("connect4", LATE, 3, dir.join("three.book"));
+        three.threads = 3;
+        build_and_load(&three);
+        assert_eq!(fs::read(&three.out).unwrap(), fs::read(&one.out).unwrap());
+        // Workers stop at the solve limit, exactly, and a build with
+        // another number of workers resumes from their journal.
+        let mut parts = options("connect4", LATE, 3, dir.join("parts.book"));
+        parts.threads = 2;
+        parts.max_solves = Some(7);
+        let first = run(&parts, &mut Vec::new()).unwrap();
+        assert_eq!((first.solved, first.complete), (7, false));
+        let journal = fs::read(sibling(&parts.out, ".part")).unwrap();
+        let header = journal.iter().position(|&b| b == b'\n').unwrap() + 1;
+        assert_eq!(journal.len(), header + 7 * RECORD);
+        parts.threads = 3;
+        parts.max_solves = None;
+        let last = run(&parts, &mut Vec::new()).unwrap();
+        assert_eq!((last.resumed, last.solved + 7), (7, last.deep));
+        assert_eq!(fs::read(&parts.out).unwrap(), fs::read(&one.out).unwrap());
         fs::remove_dir_all(dir).unwrap();
     }
 
