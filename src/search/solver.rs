@@ -571,6 +571,8 @@ pub struct Solver<G: Game, B: Bounds<G::Move> = BoundTable<<G as Game>::Move>> {
     aborted: bool,
     /// The move that made the root's last search fail high.
     root_move: Option<G::Move>,
+    /// The best lower bound the last solve proved, and a move keeping it.
+    proved: Option<(i32, G::Move)>,
 }
 
 impl<G: Game> Solver<G> {
@@ -598,6 +600,7 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
             stop: Arc::new(AtomicBool::new(false)),
             aborted: false,
             root_move: None,
+            proved: None,
         }
     }
 
@@ -621,6 +624,13 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
         self.node_limit = nodes;
     }
 
+    /// The best lower bound on the root's value the last solve proved
+    /// (root-relative), with a move that keeps it: also after a solve the
+    /// limits cut short. `None` when it proved none.
+    pub fn proved(&self) -> Option<(i32, G::Move)> {
+        self.proved
+    }
+
     /// Nodes searched by the last `solve`, finished or not.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -630,8 +640,26 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
     /// or `None` if the limits cut the solve short. Needs a game that ends
     /// within `MAX_PLY` plies from `root`.
     pub fn solve(&mut self, root: &G, weak: bool) -> Option<Solved<G::Move>> {
+        self.solve_within(root, weak, None)
+    }
+
+    /// [`Self::solve`] (not weak) of a root whose exact value the caller
+    /// knows to lie in `[lower, upper]` (from a book, or from the solve of
+    /// an earlier position of the game): the first search asks whether
+    /// the value reaches `lower`, which also finds a move that keeps it,
+    /// and the bisection then narrows what is left (nothing when the
+    /// bounds are equal). `lower` is checked (a wrong one costs time, not
+    /// exactness); `upper` is trusted. What the first search proves is
+    /// kept by [`Self::proved`] even if the limits cut the rest short.
+    pub fn solve_within(
+        &mut self,
+        root: &G,
+        weak: bool,
+        known: Option<(i32, i32)>,
+    ) -> Option<Solved<G::Move>> {
         self.nodes = 0;
         self.aborted = false;
+        self.proved = None;
         let mut pos = root.clone();
         if let Some(outcome) = pos.outcome() {
             return Some(Solved {
@@ -656,8 +684,13 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
             (-(MATE - 2), MATE - 1)
         };
         let mut best = None;
+        let mut first = None;
+        if let Some((lower, upper)) = known.filter(|_| !weak) {
+            hi = hi.min(upper).max(lo);
+            first = Some(lower - 1).filter(|&p| lo <= p && p < hi);
+        }
         while lo < hi {
-            let pivot = scale.pivot(lo, hi);
+            let pivot = first.take().unwrap_or_else(|| scale.pivot(lo, hi));
             self.root_move = None;
             let r = self.search(&mut pos, 0, pivot, pivot + 1);
             if self.aborted {
@@ -668,6 +701,7 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
             } else {
                 lo = r;
                 best = self.root_move.or(best);
+                self.proved = best.map(|mv| (lo, mv));
             }
         }
         if best.is_none() {
@@ -858,16 +892,8 @@ pub(crate) mod tests {
         let exact = reference::negamax(&mut pos.clone(), depth, false);
         assert_eq!(solved.score, exact, "{}", pos.to_fen());
         let mv = solved.best.unwrap();
-        let mut child = pos.clone();
-        child.make_move(mv);
-        let after = -reference::negamax(&mut child, depth - 1, false);
-        // negamax's scores are relative to its own root: one ply deeper.
-        let shifted = if after.abs() >= MATE_BOUND {
-            after - after.signum()
-        } else {
-            after
-        };
-        assert_eq!(shifted, exact, "best move {mv:?} of {}", pos.to_fen());
+        let after = value_after(pos, mv, depth);
+        assert_eq!(after, exact, "best move {mv:?} of {}", pos.to_fen());
         solver.clear();
         let weak = solver.solve(pos, true).unwrap();
         assert_eq!(weak.score.signum(), exact.signum(), "{}", pos.to_fen());
@@ -976,6 +1002,96 @@ pub(crate) mod tests {
         // A move that does not fit in 8 bits is not kept; the bounds are.
         table.store(key, 0, MATE - 7, MATE - 7, Some(300u16));
         assert_eq!(table.probe::<u16>(key, 0), Some((MATE - 7, MATE - 7, None)));
+    }
+
+    /// The position after Pons-style `line` and every one `plies` on.
+    fn late_positions(line: &str, plies: u32) -> Vec<Connect4> {
+        let mut root = play::<Connect4>(&[]);
+        for ch in line.chars() {
+            let mv = root.parse_move(&ch.to_string()).unwrap();
+            root.make_move(mv);
+        }
+        let mut all = Vec::new();
+        positions(&mut root, plies, &mut all);
+        all
+    }
+
+    /// The value of `mv` at `pos` by plain negamax: the child's, one ply up.
+    fn value_after<G: Game>(pos: &G, mv: G::Move, depth: i32) -> i32 {
+        let mut child = pos.clone();
+        child.make_move(mv);
+        let after = -reference::negamax(&mut child, depth - 1, false);
+        // negamax's scores are relative to its own root: one ply deeper.
+        if after.abs() >= MATE_BOUND {
+            after - after.signum()
+        } else {
+            after
+        }
+    }
+
+    #[test]
+    fn known_bounds_give_the_exact_value_and_a_move_that_keeps_it() {
+        let all = late_positions("742234173564774116613357347324256", 2);
+        let mut solver = Solver::<Connect4>::new(1).unwrap();
+        let mut cheaper = 0;
+        for pos in &all {
+            let depth = pos.plies_left_bound().unwrap() as i32 + 1;
+            solver.clear();
+            let plain = solver.solve(pos, false).unwrap();
+            let exact = plain.score;
+            // The exact value known: one search finds a move keeping it.
+            solver.clear();
+            let known = solver
+                .solve_within(pos, false, Some((exact, exact)))
+                .unwrap();
+            assert_eq!(known.score, exact, "{}", pos.to_fen());
+            assert_eq!(value_after(pos, known.best.unwrap(), depth), exact);
+            cheaper += usize::from(known.nodes < plain.nodes);
+            // Only a lower bound, right or wrong: still the exact value.
+            for lower in [exact, 0, exact + 2, -(MATE - 2)] {
+                solver.clear();
+                let solved = solver
+                    .solve_within(pos, false, Some((lower, MATE - 1)))
+                    .unwrap();
+                assert_eq!(solved.score, exact, "{} from {lower}", pos.to_fen());
+                assert_eq!(value_after(pos, solved.best.unwrap(), depth), exact);
+            }
+        }
+        assert!(cheaper > all.len() / 2, "{cheaper} of {}", all.len());
+    }
+
+    #[test]
+    fn a_solve_cut_short_keeps_the_bound_it_proved() {
+        let all = late_positions("742234173564774116613357347324256", 2);
+        let mut solver = Solver::<Connect4>::new(1).unwrap();
+        let mut cut = 0;
+        for pos in &all {
+            solver.set_limits(Arc::new(AtomicBool::new(false)), None, u64::MAX);
+            solver.clear();
+            let exact = solver.solve(pos, false).unwrap().score;
+            // The first search alone, the value known.
+            solver.clear();
+            let first = solver
+                .solve_within(pos, false, Some((exact, exact)))
+                .unwrap();
+            // Known only from below: the same first search, then more,
+            // which the limit cuts short.
+            solver.clear();
+            solver.set_limits(Arc::new(AtomicBool::new(false)), None, first.nodes + 1);
+            if solver
+                .solve_within(pos, false, Some((exact, MATE - 1)))
+                .is_some()
+            {
+                continue;
+            }
+            let (bound, mv) = solver.proved().unwrap();
+            assert!(bound >= exact, "{bound} {exact}");
+            assert_eq!(Some(mv), first.best);
+            let depth = pos.plies_left_bound().unwrap() as i32 + 1;
+            assert_eq!(value_after(pos, mv, depth), exact);
+            cut += 1;
+        }
+        assert!(cut >= 5, "{cut} of {}", all.len());
     }
 
     #[test]
