@@ -15,9 +15,7 @@ pub mod vct;
 
 use std::sync::OnceLock;
 
-use self::patterns::{
-    CellInfo, Pattern, PatternTable, THREATS, Threat, cell_info_packed, pack, slot,
-};
+use self::patterns::{CellInfo, Pattern, PatternTable, THREAT_SLOTS, THREATS, Threat, slot};
 pub use self::rules::Rule;
 use self::rules::{BLACK, EMPTY, Lines, WALL, WHITE};
 use self::threats::{Vcf, VcfCache};
@@ -57,6 +55,13 @@ const PAD: usize = 5;
 const MAX_STRIDE: usize = MAX_SIZE + 2 * PAD;
 /// Cells of the padded board array at the largest size.
 pub const MAX_CELLS: usize = MAX_STRIDE * MAX_STRIDE;
+/// Length of the per-cell arrays: a power of two at least `MAX_CELLS`, so
+/// that an index masked with `CELLS - 1` needs no bounds check in the
+/// incremental update (cells beyond the board are walls and never change).
+const CELLS: usize = MAX_CELLS.next_power_of_two();
+const MASK: usize = CELLS - 1;
+/// A set of cells, a bit per cell index.
+type CellSet = [u64; CELLS / 64];
 
 fn zobrist() -> &'static [u64] {
     static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
@@ -80,19 +85,27 @@ pub struct Gomoku {
     stride: usize,
     rule: Rule,
     dirs: [isize; 4],
-    cells: Vec<u8>,
+    /// Cells of the padded board in use (the arrays are `CELLS` long).
+    size: usize,
+    cells: Box<[u8; CELLS]>,
     /// Per cell and direction, the neighbour code the pattern tables read.
-    codes: Vec<[u16; 4]>,
+    codes: Box<[[u16; 4]; CELLS]>,
     /// Stones within the 5x5 square around each cell: search looks only
     /// at empty cells near stones.
-    near: Vec<u8>,
+    near: Box<[u8; CELLS]>,
     /// Per colour, what a stone on each empty cell would threaten.
-    info: [Vec<CellInfo>; 2],
-    /// Per colour, the patterns of each empty cell in the four directions,
-    /// packed (what `info` was combined from; stale on occupied cells).
-    patterns: [Vec<u32>; 2],
+    info: [Box<[CellInfo; CELLS]>; 2],
+    /// Per empty cell, black's patterns in the four directions packed in
+    /// the low half and white's in the high half (what `info` was combined
+    /// from; stale on occupied cells).
+    patterns: Box<[u32; CELLS]>,
     weight_total: [i32; 2],
-    threat_count: [[u16; THREATS]; 2],
+    /// Per colour, empty cells by threat (`THREAT_SLOTS` so that a masked
+    /// threat indexes it without a check).
+    threat_count: [[u16; THREAT_SLOTS]; 2],
+    /// Per colour and threat, the cells of that threat as a bit set (by
+    /// cell index), so that threat cells are found without a board scan.
+    threat_cells: Box<[[CellSet; THREAT_SLOTS]; 2]>,
     stones: usize,
     side: Player,
     winner: Option<Player>,
@@ -117,9 +130,10 @@ impl PartialEq for Gomoku {
             && self.info == other.info
             && self.weight_total == other.weight_total
             && self.threat_count == other.threat_count
-            && (0..self.cells.len())
+            && self.threat_cells == other.threat_cells
+            && (0..self.size)
                 .filter(|&i| self.cells[i] == EMPTY)
-                .all(|i| (0..2).all(|c| self.patterns[c][i] == other.patterns[c][i]))
+                .all(|i| self.patterns[i] == other.patterns[i])
     }
 }
 
@@ -202,17 +216,19 @@ impl Gomoku {
             stride,
             rule,
             dirs: [1, s, s + 1, s - 1],
-            cells: vec![WALL; size],
-            codes: vec![[0; 4]; size],
-            near: vec![0; size],
+            size,
+            cells: Box::new([WALL; CELLS]),
+            codes: Box::new([[0; 4]; CELLS]),
+            near: Box::new([0; CELLS]),
             info: [
-                vec![CellInfo::default(); size],
-                vec![CellInfo::default(); size],
+                Box::new([CellInfo::default(); CELLS]),
+                Box::new([CellInfo::default(); CELLS]),
             ],
-            patterns: [vec![0; size], vec![0; size]],
+            patterns: Box::new([0; CELLS]),
             weight_total: [0; 2],
             // Every cell starts with no threat.
-            threat_count: [[size as u16, 0, 0, 0, 0, 0, 0]; 2],
+            threat_count: [[size as u16, 0, 0, 0, 0, 0, 0, 0]; 2],
+            threat_cells: Box::new([[[0; CELLS / 64]; THREAT_SLOTS]; 2]),
             stones: 0,
             side: Player::P1,
             winner: None,
@@ -225,6 +241,11 @@ impl Gomoku {
             for col in 0..width {
                 let i = pos.index(row, col);
                 pos.cells[i] = EMPTY;
+            }
+        }
+        for c in 0..2 {
+            for i in 0..size {
+                pos.threat_cells[c][Threat::None as usize][i / 64] |= 1 << (i % 64);
             }
         }
         for i in 0..size {
@@ -282,78 +303,105 @@ impl Gomoku {
 
     /// Recomputes what stones on `i` would threaten, keeping totals.
     fn refresh(&mut self, i: usize) {
-        for c in 0..2 {
-            let new = if self.cells[i] == EMPTY {
-                let color = c as u8 + 1;
-                let codes = self.codes[i];
-                let patterns = pack([0, 1, 2, 3].map(|d| self.table.get(color, codes[d])));
-                self.patterns[c][i] = patterns;
-                cell_info_packed(patterns)
-            } else {
-                CellInfo::default()
-            };
-            self.set_info(c, i, new);
+        let i = i & MASK;
+        if self.cells[i] == EMPTY {
+            let codes = self.codes[i];
+            let both = [0, 1, 2, 3].map(|d| self.table.get_both(codes[d]) << (4 * d));
+            let packed = both.iter().fold(0, |word, &p| word | p);
+            self.patterns[i] = packed;
+            self.set_info(0, i, self.table.cell_info(packed as u16));
+            self.set_info(1, i, self.table.cell_info((packed >> 16) as u16));
+        } else {
+            self.set_info(0, i, CellInfo::default());
+            self.set_info(1, i, CellInfo::default());
         }
     }
 
-    /// Re-reads the pattern of empty cell `j` in direction `d` only (the
-    /// only line a stone at distance 1..4 along `d` changes).
-    #[inline]
-    fn refresh_line(&mut self, j: usize, d: usize) {
-        let both = self.table.get_both(self.codes[j][d]);
-        let shift = 8 * d;
-        for (c, p) in both.into_iter().enumerate() {
-            let packed = self.patterns[c][j];
-            let old = (packed >> shift) & 0xff;
-            if old != p as u32 {
-                let packed = packed ^ ((old ^ p as u32) << shift);
-                self.patterns[c][j] = packed;
-                self.set_info(c, j, cell_info_packed(packed));
+    #[inline(always)]
+    fn set_info(&mut self, c: usize, i: usize, new: CellInfo) {
+        let i = i & MASK;
+        let old = self.info[c][i];
+        self.weight_total[c] += i32::from(new.weight) - i32::from(old.weight);
+        if old.threat != new.threat {
+            let (old_t, new_t) = (
+                usize::from(old.threat) & (THREAT_SLOTS - 1),
+                usize::from(new.threat) & (THREAT_SLOTS - 1),
+            );
+            let counts = &mut self.threat_count[c];
+            counts[old_t] -= 1;
+            counts[new_t] += 1;
+            let sets = &mut self.threat_cells[c];
+            sets[old_t][i / 64] &= !(1 << (i % 64));
+            sets[new_t][i / 64] |= 1 << (i % 64);
+        }
+        self.info[c][i] = new;
+    }
+
+    /// The stone `flip` put on or taken off cell `i` as seen from the
+    /// cell `K` steps along direction `D`: its code changes, and if it is
+    /// empty its patterns in that direction (the only line that stone
+    /// changes) are read again for both colours.
+    #[inline(always)]
+    fn touch<const D: usize, const K: isize>(&mut self, i: usize, flip: u16) {
+        let j = (i as isize + K * self.dirs[D]) as usize & MASK;
+        // Cell j sees cell i at offset -K.
+        let code = self.codes[j][D] ^ (flip << (2 * slot(-K)));
+        self.codes[j][D] = code;
+        // Occupied cells keep their empty info and are re-read in full
+        // when cleared.
+        if self.cells[j] != EMPTY {
+            return;
+        }
+        let old = self.patterns[j];
+        let shift = 4 * D;
+        let new = (old & !(0x000f_000f << shift)) | (self.table.get_both(code) << shift);
+        if new != old {
+            self.patterns[j] = new;
+            let changed = old ^ new;
+            if changed & 0xffff != 0 {
+                self.set_info(0, j, self.table.cell_info(new as u16));
+            }
+            if changed >> 16 != 0 {
+                self.set_info(1, j, self.table.cell_info((new >> 16) as u16));
             }
         }
     }
 
-    #[inline]
-    fn set_info(&mut self, c: usize, i: usize, new: CellInfo) {
-        let old = self.info[c][i];
-        if old != new {
-            self.weight_total[c] += i32::from(new.weight) - i32::from(old.weight);
-            self.threat_count[c][old.threat as usize] -= 1;
-            self.threat_count[c][new.threat as usize] += 1;
-            self.info[c][i] = new;
-        }
+    /// `touch` for the eight neighbours of `i` along direction `D`.
+    #[inline(always)]
+    fn touch_line<const D: usize>(&mut self, i: usize, flip: u16) {
+        self.touch::<D, -4>(i, flip);
+        self.touch::<D, -3>(i, flip);
+        self.touch::<D, -2>(i, flip);
+        self.touch::<D, -1>(i, flip);
+        self.touch::<D, 1>(i, flip);
+        self.touch::<D, 2>(i, flip);
+        self.touch::<D, 3>(i, flip);
+        self.touch::<D, 4>(i, flip);
     }
 
     /// Puts `color` on (or, with EMPTY, clears) cell `i` and updates every
     /// cell whose lines see it.
     fn set_cell(&mut self, i: usize, color: u8) {
-        let placing = color != EMPTY;
+        let i = i & MASK;
+        // The stone put or taken away: its bits flip in every code.
+        let stone = if color == EMPTY { self.cells[i] } else { color };
         self.cells[i] = color;
         let s = self.stride as isize;
+        let step: u8 = if color != EMPTY { 1 } else { u8::MAX };
         for dr in -2..=2isize {
+            let row = i as isize + dr * s;
             for dc in -2..=2isize {
-                let j = (i as isize + dr * s + dc) as usize;
-                if placing {
-                    self.near[j] += 1;
-                } else {
-                    self.near[j] -= 1;
-                }
+                let j = (row + dc) as usize & MASK;
+                self.near[j] = self.near[j].wrapping_add(step);
             }
         }
         self.refresh(i);
-        for d in 0..4 {
-            let dir = self.dirs[d];
-            for k in (-4..=4isize).filter(|&k| k != 0) {
-                // Cell j sees cell i at offset -k; occupied cells keep
-                // their empty info and are re-read in full when cleared.
-                let j = (i as isize + k * dir) as usize;
-                let bits = 2 * slot(-k);
-                self.codes[j][d] = (self.codes[j][d] & !(3 << bits)) | (u16::from(color) << bits);
-                if self.cells[j] == EMPTY {
-                    self.refresh_line(j, d);
-                }
-            }
-        }
+        let flip = u16::from(stone);
+        self.touch_line::<0>(i, flip);
+        self.touch_line::<1>(i, flip);
+        self.touch_line::<2>(i, flip);
+        self.touch_line::<3>(i, flip);
     }
 
     /// Places a stone outside of play (set-up): no turn change.
@@ -368,7 +416,7 @@ impl Gomoku {
     }
 
     fn lines_ref_wins(&self, i: usize, color: u8) -> bool {
-        rules::wins_at(&self.cells, self.dirs, i, color, self.rule)
+        rules::wins_at(&self.cells[..], self.dirs, i, color, self.rule)
     }
 
     /// Sets the side to move (for set-ups that do not alternate).
@@ -405,8 +453,8 @@ impl Gomoku {
             return false;
         }
         let mut scratch = [WALL; MAX_CELLS];
-        let n = self.cells.len();
-        scratch[..n].copy_from_slice(&self.cells);
+        let n = self.size;
+        scratch[..n].copy_from_slice(&self.cells[..n]);
         Lines {
             cells: &mut scratch[..n],
             dirs: self.dirs,
@@ -425,15 +473,33 @@ impl Gomoku {
 
     /// Empty cells where `color` would win at once, checked exactly.
     fn winning_cells(&self, color: u8, out: &mut Vec<u16>) {
-        let c = (color - 1) as usize;
-        if self.threat_count[c][Threat::Five as usize] == 0 {
-            return;
-        }
-        for i in self.interior() {
-            if self.info[c][i].threat == Threat::Five as u8 && self.wins_with(i, color) {
-                out.push(i as u16);
-            }
-        }
+        out.extend(
+            self.cells_of(color, Threat::Five)
+                .filter(|&i| self.wins_with(i, color))
+                .map(|i| i as u16),
+        );
+    }
+
+    /// The empty cells where `color` has `threat`, by increasing index
+    /// (the order of a scan of the board).
+    fn cells_of(&self, color: u8, threat: Threat) -> impl Iterator<Item = usize> + '_ {
+        let c = usize::from(color - 1) & 1;
+        let set = &self.threat_cells[c][threat as usize];
+        let words = if self.threat_count[c][threat as usize] == 0 {
+            0
+        } else {
+            self.size.div_ceil(64)
+        };
+        set[..words].iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        })
     }
 
     fn threats(&self, color: u8, threat: Threat) -> u16 {
@@ -554,9 +620,12 @@ impl Game for Gomoku {
     fn make_move(&mut self, mv: u16) {
         let i = mv as usize;
         let color = color_of(self.side);
+        // The patterns see every five (and some false ones near their
+        // window's edge): only a five-cell needs the exact check.
+        let five = self.info[(color - 1) as usize][i & MASK].threat == Threat::Five as u8;
         self.set_cell(i, color);
         self.stones += 1;
-        if self.lines_ref_wins(i, color) {
+        if five && self.lines_ref_wins(i, color) {
             self.winner = Some(self.side);
         }
         let keys = zobrist();

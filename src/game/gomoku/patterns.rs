@@ -47,7 +47,7 @@ const ALL: [Pattern; 10] = [
 ];
 
 /// Neighbour slot of offset `k` (-4..=4, not 0) in a line code.
-pub fn slot(k: isize) -> u32 {
+pub const fn slot(k: isize) -> u32 {
     (if k < 0 { k + 4 } else { k + 3 }) as u32
 }
 
@@ -163,8 +163,11 @@ impl Builder {
 /// in absolute colours.
 pub struct PatternTable {
     by_color: [Vec<Pattern>; 2],
-    /// Both colours' patterns side by side: one memory access per code.
-    both: Box<[[Pattern; 2]; 1 << 16]>,
+    /// Both colours' patterns of a code in one word (see `get_both`):
+    /// one memory access per code.
+    both: Box<[u32; 1 << 16]>,
+    /// `combine` of every four packed patterns (see `pack`).
+    infos: Box<[CellInfo; 1 << 16]>,
 }
 
 fn swap_colors(code: u32) -> u32 {
@@ -190,13 +193,14 @@ impl PatternTable {
         let white: Vec<Pattern> = (0..1u32 << 16)
             .map(|c| white_relative[swap_colors(c) as usize])
             .collect();
-        let mut both = Box::new([[Pattern::None; 2]; 1 << 16]);
+        let mut both = Box::new([0; 1 << 16]);
         for (code, pair) in both.iter_mut().enumerate() {
-            *pair = [black[code], white[code]];
+            *pair = black[code] as u32 | (white[code] as u32) << 16;
         }
         PatternTable {
             by_color: [black, white],
             both,
+            infos: cell_infos(),
         }
     }
 
@@ -211,10 +215,18 @@ impl PatternTable {
         self.by_color[(color - 1) as usize][code as usize]
     }
 
-    /// Black's and white's pattern of one code.
-    #[inline]
-    pub fn get_both(&self, code: u16) -> [Pattern; 2] {
+    /// Black's pattern of one code in bits 0..4 and white's in bits
+    /// 16..20: the two colours' packed patterns of a direction side by
+    /// side (see `pack`).
+    #[inline(always)]
+    pub fn get_both(&self, code: u16) -> u32 {
         self.both[code as usize]
+    }
+
+    /// `combine` of four packed patterns (see `pack`), looked up.
+    #[inline(always)]
+    pub fn cell_info(&self, packed: u16) -> CellInfo {
+        self.infos[usize::from(packed)]
     }
 }
 
@@ -235,6 +247,9 @@ pub enum Threat {
 }
 
 pub const THREATS: usize = 7;
+/// `THREATS` rounded up to a power of two, for tables indexed by a masked
+/// threat.
+pub const THREAT_SLOTS: usize = THREATS.next_power_of_two();
 
 /// What a stone on an empty cell would do for one colour: its threat (a
 /// `Threat` as u8) and its evaluation weight.
@@ -244,43 +259,37 @@ pub struct CellInfo {
     pub weight: i16,
 }
 
-/// `combine` looked up (see `cell_info_packed`).
+/// Four patterns in one word, four bits per direction (direction d in
+/// bits 4d..4d+4): a direction changes with shifts, not a byte store.
+#[cfg(test)]
+pub fn pack(patterns: [Pattern; 4]) -> u16 {
+    patterns
+        .iter()
+        .enumerate()
+        .fold(0, |word, (d, &p)| word | (p as u16) << (4 * d))
+}
+
+/// `combine` of every word of four packed patterns: cells are re-rated on
+/// every move, so all tuples are rated once (nibbles above the last
+/// pattern rate as `None`; they never occur).
+fn cell_infos() -> Box<[CellInfo; 1 << 16]> {
+    let mut infos = Box::new([CellInfo::default(); 1 << 16]);
+    for (packed, info) in infos.iter_mut().enumerate() {
+        let patterns =
+            [0, 1, 2, 3].map(|d| *ALL.get((packed >> (4 * d)) & 15).unwrap_or(&Pattern::None));
+        let (threat, weight) = combine(patterns);
+        *info = CellInfo {
+            threat: threat as u8,
+            weight: weight as i16,
+        };
+    }
+    infos
+}
+
+/// `combine` looked up.
 #[cfg(test)]
 pub fn cell_info(patterns: [Pattern; 4]) -> CellInfo {
-    cell_info_packed(pack(patterns))
-}
-
-/// Four patterns in one word, a byte per direction (direction d in bits
-/// 8d..8d+8): a direction changes with shifts, not a byte store.
-pub fn pack(patterns: [Pattern; 4]) -> u32 {
-    u32::from_le_bytes(patterns.map(|p| p as u8))
-}
-
-/// `combine` of packed patterns, looked up: cells are re-rated on every
-/// move, so all 10^4 tuples of four patterns are rated once.
-#[inline]
-pub fn cell_info_packed(packed: u32) -> CellInfo {
-    static TABLE: OnceLock<Vec<CellInfo>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0..ALL.len().pow(4))
-            .map(|mut index| {
-                let patterns = [0; 4].map(|_| {
-                    let p = ALL[index % ALL.len()];
-                    index /= ALL.len();
-                    p
-                });
-                let (threat, weight) = combine(patterns);
-                CellInfo {
-                    threat: threat as u8,
-                    weight: weight as i16,
-                }
-            })
-            .collect()
-    });
-    let n = ALL.len();
-    let [p0, p1, p2, p3] = packed.to_le_bytes().map(usize::from);
-    let index = p0 + n * (p1 + n * (p2 + n * p3));
-    table[index]
+    PatternTable::for_rule(Rule::Freestyle).cell_info(pack(patterns))
 }
 
 /// Combined threat and evaluation weight of the four patterns of a cell.

@@ -112,12 +112,11 @@ impl Gomoku {
             if self.threat_count[c][threat as usize] == 0 {
                 continue;
             }
-            let t = threat as u8;
-            for i in self.interior() {
-                if self.info[c][i].threat == t && self.legal_for(i, color) {
-                    out.push(i as u16);
-                }
-            }
+            out.extend(
+                self.cells_of(color, threat)
+                    .filter(|&i| self.legal_for(i, color))
+                    .map(|i| i as u16),
+            );
         }
     }
 
@@ -125,12 +124,8 @@ impl Gomoku {
     pub(super) fn fives(&self, color: u8) -> ([u16; 2], usize) {
         let mut found = [0; 2];
         let mut n = 0;
-        let c = (color - 1) as usize;
-        if self.threat_count[c][Threat::Five as usize] == 0 {
-            return (found, 0);
-        }
-        for i in self.interior() {
-            if self.info[c][i].threat == Threat::Five as u8 && self.wins_with(i, color) {
+        for i in self.cells_of(color, Threat::Five) {
+            if self.wins_with(i, color) {
                 found[n] = i as u16;
                 n += 1;
                 if n == 2 {
