@@ -63,6 +63,14 @@ const MASK: usize = CELLS - 1;
 /// A set of cells, a bit per cell index.
 type CellSet = [u64; CELLS / 64];
 
+/// A cell's patterns and infos before a move changed them.
+#[derive(Clone, Copy)]
+struct Change {
+    cell: u16,
+    patterns: u32,
+    info: [CellInfo; 2],
+}
+
 fn zobrist() -> &'static [u64] {
     static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
     KEYS.get_or_init(|| super::zobrist::keys(0x60_60, 2 * MAX_CELLS + 1))
@@ -106,6 +114,11 @@ pub struct Gomoku {
     /// Per colour and threat, the cells of that threat as a bit set (by
     /// cell index), so that threat cells are found without a board scan.
     threat_cells: Box<[[CellSet; THREAT_SLOTS]; 2]>,
+    /// What the moves made (not set-up stones) changed, so that unmaking
+    /// one restores its cells instead of reading the tables again.
+    undo: Vec<Change>,
+    /// Where each made move's changes start in `undo`.
+    frames: Vec<u32>,
     stones: usize,
     side: Player,
     winner: Option<Player>,
@@ -229,6 +242,8 @@ impl Gomoku {
             // Every cell starts with no threat.
             threat_count: [[size as u16, 0, 0, 0, 0, 0, 0, 0]; 2],
             threat_cells: Box::new([[[0; CELLS / 64]; THREAT_SLOTS]; 2]),
+            undo: Vec::new(),
+            frames: Vec::new(),
             stones: 0,
             side: Player::P1,
             winner: None,
@@ -266,7 +281,7 @@ impl Gomoku {
         for row in 0..height {
             for col in 0..width {
                 let i = pos.index(row, col);
-                pos.refresh(i);
+                pos.refresh::<false>(i);
             }
         }
         pos
@@ -301,9 +316,22 @@ impl Gomoku {
         (0..self.height).flat_map(move |row| (0..self.width).map(move |col| self.index(row, col)))
     }
 
+    /// Notes what cell `i` holds before a change, when logging.
+    #[inline(always)]
+    fn log<const LOG: bool>(&mut self, i: usize, patterns: u32) {
+        if LOG {
+            self.undo.push(Change {
+                cell: i as u16,
+                patterns,
+                info: [self.info[0][i], self.info[1][i]],
+            });
+        }
+    }
+
     /// Recomputes what stones on `i` would threaten, keeping totals.
-    fn refresh(&mut self, i: usize) {
+    fn refresh<const LOG: bool>(&mut self, i: usize) {
         let i = i & MASK;
+        self.log::<LOG>(i, self.patterns[i]);
         if self.cells[i] == EMPTY {
             let codes = self.codes[i];
             let both = [0, 1, 2, 3].map(|d| self.table.get_both(codes[d]) << (4 * d));
@@ -342,7 +370,7 @@ impl Gomoku {
     /// empty its patterns in that direction (the only line that stone
     /// changes) are read again for both colours.
     #[inline(always)]
-    fn touch<const D: usize, const K: isize>(&mut self, i: usize, flip: u16) {
+    fn touch<const LOG: bool, const D: usize, const K: isize>(&mut self, i: usize, flip: u16) {
         let j = (i as isize + K * self.dirs[D]) as usize & MASK;
         // Cell j sees cell i at offset -K.
         let code = self.codes[j][D] ^ (flip << (2 * slot(-K)));
@@ -356,6 +384,7 @@ impl Gomoku {
         let shift = 4 * D;
         let new = (old & !(0x000f_000f << shift)) | (self.table.get_both(code) << shift);
         if new != old {
+            self.log::<LOG>(j, old);
             self.patterns[j] = new;
             let changed = old ^ new;
             if changed & 0xffff != 0 {
@@ -369,26 +398,42 @@ impl Gomoku {
 
     /// `touch` for the eight neighbours of `i` along direction `D`.
     #[inline(always)]
-    fn touch_line<const D: usize>(&mut self, i: usize, flip: u16) {
-        self.touch::<D, -4>(i, flip);
-        self.touch::<D, -3>(i, flip);
-        self.touch::<D, -2>(i, flip);
-        self.touch::<D, -1>(i, flip);
-        self.touch::<D, 1>(i, flip);
-        self.touch::<D, 2>(i, flip);
-        self.touch::<D, 3>(i, flip);
-        self.touch::<D, 4>(i, flip);
+    fn touch_line<const LOG: bool, const D: usize>(&mut self, i: usize, flip: u16) {
+        self.touch::<LOG, D, -4>(i, flip);
+        self.touch::<LOG, D, -3>(i, flip);
+        self.touch::<LOG, D, -2>(i, flip);
+        self.touch::<LOG, D, -1>(i, flip);
+        self.touch::<LOG, D, 1>(i, flip);
+        self.touch::<LOG, D, 2>(i, flip);
+        self.touch::<LOG, D, 3>(i, flip);
+        self.touch::<LOG, D, 4>(i, flip);
     }
 
-    /// Puts `color` on (or, with EMPTY, clears) cell `i` and updates every
-    /// cell whose lines see it.
-    fn set_cell(&mut self, i: usize, color: u8) {
-        let i = i & MASK;
-        // The stone put or taken away: its bits flip in every code.
-        let stone = if color == EMPTY { self.cells[i] } else { color };
-        self.cells[i] = color;
+    /// Flips the bits of stone `flip` on cell `i` in the codes of its
+    /// eight neighbours along direction `D`, and nothing else.
+    #[inline(always)]
+    fn flip_line<const D: usize>(&mut self, i: usize, flip: u16) {
+        let dir = self.dirs[D];
+        for (k, shift) in [
+            (-4, 7),
+            (-3, 6),
+            (-2, 5),
+            (-1, 4),
+            (1, 3),
+            (2, 2),
+            (3, 1),
+            (4, 0),
+        ] {
+            // Cell j sees cell i at offset -k, in slot `shift`.
+            let j = (i as isize + k * dir) as usize & MASK;
+            self.codes[j][D] ^= flip << (2 * shift);
+        }
+    }
+
+    /// Counts a stone on `i` in (`step` 1) or out of (`step` -1) the
+    /// 5x5 squares of its neighbours.
+    fn count_near(&mut self, i: usize, step: u8) {
         let s = self.stride as isize;
-        let step: u8 = if color != EMPTY { 1 } else { u8::MAX };
         for dr in -2..=2isize {
             let row = i as isize + dr * s;
             for dc in -2..=2isize {
@@ -396,18 +441,57 @@ impl Gomoku {
                 self.near[j] = self.near[j].wrapping_add(step);
             }
         }
-        self.refresh(i);
+    }
+
+    /// Puts `color` on (or, with EMPTY, clears) cell `i` and updates every
+    /// cell whose lines see it; with `LOG`, notes what changed in `undo`.
+    fn set_cell<const LOG: bool>(&mut self, i: usize, color: u8) {
+        let i = i & MASK;
+        // The stone put or taken away: its bits flip in every code.
+        let stone = if color == EMPTY { self.cells[i] } else { color };
+        self.cells[i] = color;
+        self.count_near(i, if color != EMPTY { 1 } else { u8::MAX });
+        self.refresh::<LOG>(i);
         let flip = u16::from(stone);
-        self.touch_line::<0>(i, flip);
-        self.touch_line::<1>(i, flip);
-        self.touch_line::<2>(i, flip);
-        self.touch_line::<3>(i, flip);
+        self.touch_line::<LOG, 0>(i, flip);
+        self.touch_line::<LOG, 1>(i, flip);
+        self.touch_line::<LOG, 2>(i, flip);
+        self.touch_line::<LOG, 3>(i, flip);
+    }
+
+    /// Takes the stone off cell `i`: from the undo log of the move that
+    /// put it there if there is one, else by reading the tables again.
+    fn clear_cell(&mut self, i: usize) {
+        let Some(start) = self.frames.pop() else {
+            self.set_cell::<false>(i, EMPTY);
+            return;
+        };
+        let i = i & MASK;
+        let flip = u16::from(self.cells[i]);
+        self.cells[i] = EMPTY;
+        self.count_near(i, u8::MAX);
+        self.flip_line::<0>(i, flip);
+        self.flip_line::<1>(i, flip);
+        self.flip_line::<2>(i, flip);
+        self.flip_line::<3>(i, flip);
+        while self.undo.len() > start as usize {
+            let Some(change) = self.undo.pop() else {
+                break;
+            };
+            let j = usize::from(change.cell) & MASK;
+            self.patterns[j] = change.patterns;
+            self.set_info(0, j, change.info[0]);
+            self.set_info(1, j, change.info[1]);
+        }
     }
 
     /// Places a stone outside of play (set-up): no turn change.
     pub fn put(&mut self, i: usize, p: Player) {
         let color = color_of(p);
-        self.set_cell(i, color);
+        // Moves made before a set-up are unmade by reading the tables.
+        self.undo.clear();
+        self.frames.clear();
+        self.set_cell::<false>(i, color);
         self.hash ^= zobrist()[(color as usize - 1) * MAX_CELLS + i];
         self.stones += 1;
         if self.lines_ref_wins(i, color) {
@@ -623,7 +707,8 @@ impl Game for Gomoku {
         // The patterns see every five (and some false ones near their
         // window's edge): only a five-cell needs the exact check.
         let five = self.info[(color - 1) as usize][i & MASK].threat == Threat::Five as u8;
-        self.set_cell(i, color);
+        self.frames.push(self.undo.len() as u32);
+        self.set_cell::<true>(i, color);
         self.stones += 1;
         if five && self.lines_ref_wins(i, color) {
             self.winner = Some(self.side);
@@ -637,7 +722,7 @@ impl Game for Gomoku {
         let i = mv as usize;
         self.side = self.side.other();
         let color = color_of(self.side);
-        self.set_cell(i, EMPTY);
+        self.clear_cell(i);
         self.stones -= 1;
         self.winner = None;
         let keys = zobrist();

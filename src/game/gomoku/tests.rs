@@ -704,3 +704,77 @@ fn every_short_vct_found_in_random_games_holds() {
         _ => false,
     });
 }
+
+/// `pos` with every stone moved by `to` (row, col -> row, col), the
+/// colours swapped if `swap` (and so the side to move).
+fn transformed(pos: &Gomoku, to: impl Fn(usize, usize) -> (usize, usize), swap: bool) -> Gomoku {
+    let mut out = Gomoku::empty(pos.width(), pos.height(), pos.rule());
+    for row in 0..pos.height() {
+        for col in 0..pos.width() {
+            if let Some(p) = pos.stone(row, col) {
+                let (r, c) = to(row, col);
+                let i = out.index(r, c);
+                out.put(i, if swap { p.other() } else { p });
+            }
+        }
+    }
+    let side = pos.side_to_move();
+    out.set_side(if swap { side.other() } else { side });
+    out
+}
+
+#[test]
+fn evaluation_is_the_same_on_symmetric_boards() {
+    let last = 14;
+    random_game_positions(23, 6, 40, 100, |pos| {
+        let value = pos.evaluate();
+        let images = [
+            transformed(pos, |r, c| (r, last - c), false),
+            transformed(pos, |r, c| (last - r, c), false),
+            transformed(pos, |r, c| (c, r), false),
+            transformed(pos, |r, c| (last - c, last - r), false),
+        ];
+        for image in images {
+            assert_eq!(image.evaluate(), value, "{pos:?} and {image:?}");
+        }
+        true
+    });
+}
+
+#[test]
+fn evaluation_does_not_depend_on_colour_but_in_renju() {
+    random_game_positions(29, 6, 40, 100, |pos| {
+        if pos.rule() == Rule::Renju {
+            return true;
+        }
+        let swapped = transformed(pos, |r, c| (r, c), true);
+        assert_eq!(swapped.evaluate(), pos.evaluate(), "{pos:?}");
+        true
+    });
+}
+
+#[test]
+fn the_side_to_move_owns_its_threats() {
+    // Black has an open three (d8 e8 f8 with c8 and g8 free), white two
+    // scattered stones: black to move makes an open four and wins, white
+    // to move blocks it.
+    let rows = [
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "..xxx......o..",
+        "",
+        "",
+        "",
+        "o",
+    ];
+    let black = diagram(Rule::Freestyle, &rows, Player::P1).evaluate();
+    let white = diagram(Rule::Freestyle, &rows, Player::P2).evaluate();
+    assert!(black >= 2_000, "black to move with an open three: {black}");
+    assert!(white > -1_000, "white to move blocks the three: {white}");
+    assert!(black > -white + 1_000, "{black} against {white}");
+}
