@@ -89,7 +89,8 @@ pub fn open(
 
 /// The answer to the opener's `stones` (three or five moves, black first,
 /// from the start position): white's best move if a search within
-/// `limits` finds white good enough, else a swap. Leaves the controller on
+/// `limits` finds white good enough (at its last depth and the one before),
+/// else a swap. Leaves the controller on
 /// the position of `stones`.
 pub fn answer(
     controller: &mut Controller,
@@ -99,12 +100,24 @@ pub fn answer(
     let moves: Vec<&str> = stones.iter().map(String::as_str).collect();
     controller.set_position(None, &moves)?;
     let summary = controller.analyse(limits.clone(), &[]);
-    let score = summary
-        .as_ref()
-        .and_then(|s| s.last.as_ref())
-        .map(|l| l.score);
+    let last = summary.as_ref().and_then(|s| s.last.clone());
+    let mut fine = white_is_fine(last.as_ref().map(|l| l.score), stones.len());
+    // Scores swing between odd and even depths (the side to move at the
+    // leaves has the tempo): white must be fine at the depth before the
+    // last too, which the transposition table answers at once.
+    if let Some(line) = last.filter(|l| fine && l.depth > 1) {
+        let shallower = GoLimits {
+            depth: Some(line.depth - 1),
+            ..Default::default()
+        };
+        let score = controller
+            .analyse(shallower, &[])
+            .and_then(|s| s.last)
+            .map(|l| l.score);
+        fine = white_is_fine(score, stones.len());
+    }
     Ok(match summary.and_then(|s| s.best) {
-        Some(mv) if white_is_fine(score, stones.len()) => Answer::Play(mv),
+        Some(mv) if fine => Answer::Play(mv),
         _ => Answer::Swap,
     })
 }

@@ -7,6 +7,7 @@
 //! of the 32 cells on its lines, and the pattern tables turn codes into
 //! threats and evaluation weights incrementally.
 
+mod eval;
 pub mod openings;
 mod patterns;
 mod rules;
@@ -734,37 +735,7 @@ impl Game for Gomoku {
     }
 
     fn evaluate(&self) -> i32 {
-        let me = color_of(self.side);
-        let them = 3 - me;
-        if self.threats(me, Threat::Five) > 0 {
-            return 10_000;
-        }
-        let their_fives = self.threats(them, Threat::Five);
-        if their_fives >= 2 {
-            return -10_000;
-        }
-        let (m, t) = ((me - 1) as usize, (them - 1) as usize);
-        // Tempo: the side to move gets to use its patterns first, the
-        // opponent's are answered before they grow, so ours count
-        // (64 + TEMPO) / 64 and theirs (64 - TEMPO) / 64. Without it the
-        // score swung by some 400 between odd and even depths.
-        const TEMPO: i32 = 6;
-        let mut score =
-            (self.weight_total[m] * (64 + TEMPO) - self.weight_total[t] * (64 - TEMPO)) / 64 + 20;
-        if their_fives == 0 {
-            // Our move comes first: a threat we can make now outranks one
-            // the opponent could make after it.
-            if self.threats(me, Threat::OpenFour) > 0 {
-                score += 4000;
-            } else if self.threats(me, Threat::FourThree) > 0 {
-                score += 2000;
-            } else if self.threats(me, Threat::DoubleThree) > 0
-                && self.threats(them, Threat::OpenFour) + self.threats(them, Threat::FourThree) == 0
-            {
-                score += 800;
-            }
-        }
-        score.clamp(-9_000, 9_000)
+        self.evaluation()
     }
 
     fn move_to_string(&self, mv: u16) -> String {

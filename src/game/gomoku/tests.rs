@@ -758,20 +758,8 @@ fn the_side_to_move_owns_its_threats() {
     // Black has an open three (d8 e8 f8 with c8 and g8 free), white two
     // scattered stones: black to move makes an open four and wins, white
     // to move blocks it.
-    let rows = [
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "..xxx......o..",
-        "",
-        "",
-        "",
-        "o",
-    ];
+    let mut rows = vec![""; 7];
+    rows.extend(["..xxx......o..", "", "", "", "o"]);
     let black = diagram(Rule::Freestyle, &rows, Player::P1).evaluate();
     let white = diagram(Rule::Freestyle, &rows, Player::P2).evaluate();
     assert!(black >= 2_000, "black to move with an open three: {black}");
