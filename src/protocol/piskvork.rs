@@ -555,7 +555,12 @@ impl Brain {
                 own: i % 2 == 1,
             });
         }
-        let limits = swap2::budget(self.timeout_turn);
+        // Yixin's depth and node limits bound each decision's searches too.
+        let limits = GoLimits {
+            depth: self.max_depth,
+            nodes: self.max_nodes,
+            ..swap2::budget(self.timeout_turn)
+        };
         let moves: Vec<String> = placed
             .iter()
             .map(|s| xy_to_square(s.x, s.y, height))

@@ -420,7 +420,9 @@ fn yxstop_moves_now_and_end_stops_silently() {
 #[test]
 fn swap2board_opens_plays_on_or_swaps() {
     let b = started();
-    b.silent(&["INFO timeout_turn 400"]);
+    // A depth limit, not the clock, ends each decision's search, so the
+    // verdicts do not depend on how loaded the machine is.
+    b.silent(&["INFO timeout_turn 600000", "INFO max_depth 4"]);
     b.block("SWAP2BOARD", &[]);
     let opening = b.next();
     let candidates: Vec<String> = swap2_openings(15, 15)
