@@ -103,6 +103,17 @@ fn sample_masks(seed: u64, count: usize) -> Vec<u32> {
     masks
 }
 
+/// Switches whose results at a fixed depth differ from plain negamax on
+/// purpose in games that opt in (gomoku): threat searches prove wins
+/// beyond the depth, reductions and pruning search less, extensions more.
+const GAMBLES: [&str; 5] = [
+    "UseThreatSearch",
+    "UseThreatSpace",
+    "UseLMR",
+    "UseLateMovePruning",
+    "UseExtensions",
+];
+
 /// `masks` with the switch called `name` turned off.
 fn without(masks: Vec<u32>, name: &str) -> Vec<u32> {
     let bit = 1 << SWITCHES.iter().position(|(n, _)| *n == name).unwrap();
@@ -111,7 +122,20 @@ fn without(masks: Vec<u32>, name: &str) -> Vec<u32> {
 
 #[test]
 fn every_switch_combination_matches_negamax_in_tictactoe() {
-    let all: Vec<u32> = (0..1u32 << SWITCHES.len()).collect();
+    // Every combination of the switches before the late-move ones (which
+    // tic-tac-toe does not opt in to: see the test of that), those on
+    // in every other combination.
+    let late = SWITCHES.iter().position(|(n, _)| *n == "UseLMR").unwrap();
+    let late_bits = ((1u32 << SWITCHES.len()) - 1) & !((1 << late) - 1);
+    let all: Vec<u32> = (0..1u32 << late)
+        .map(|m| {
+            if m.count_ones() % 2 == 1 {
+                m | late_bits
+            } else {
+                m
+            }
+        })
+        .collect();
     let positions = random_positions::<TicTacToe>(6, 5, 1);
     assert_equivalent(&positions, &all, 4);
     assert_equivalent(&positions[..2], &all, 9);
@@ -154,10 +178,12 @@ fn switch_combinations_match_negamax_in_gomoku() {
     let positions = small_gomoku_positions(7, 8, 6);
     // Threat searches prove wins beyond the nominal depth on purpose, so
     // they are left out of the comparison.
-    let masks = without(
-        without(sample_masks(7, 16), "UseThreatSearch"),
-        "UseThreatSpace",
-    );
+    // Reductions, late-move pruning and extensions change values at a
+    // fixed depth on purpose (gomoku opts in to them), likewise.
+    let mut masks = sample_masks(7, 16);
+    for name in GAMBLES {
+        masks = without(masks, name);
+    }
     assert_equivalent(&positions, &masks, 3);
 }
 
@@ -314,11 +340,9 @@ fn the_compare_ladder_matches_negamax_in_every_game() {
     assert_ladder_equivalent(&positions, 3, &["UseNullMove"]);
     // Threat searches prove wins beyond the nominal depth on purpose.
     let positions = small_gomoku_positions(7, 12, 26);
-    assert_ladder_equivalent(
-        &positions,
-        3,
-        &["UseNullMove", "UseThreatSearch", "UseThreatSpace"],
-    );
+    let mut off = vec!["UseNullMove"];
+    off.extend(GAMBLES);
+    assert_ladder_equivalent(&positions, 3, &off);
 }
 
 /// Black's open twos f8-g8 and h10-h9 meet on h8 (a double three), white
@@ -504,4 +528,95 @@ fn two_threads_find_the_exact_value_of_searches_to_the_end() {
     }
     let start = TicTacToe::start(&Settings::default()).unwrap();
     assert_eq!(parallel_search(&start, 2, 9).last.unwrap().score, 0);
+}
+
+/// Nodes, value and best move of a search to `depth`.
+fn search_summary<G: Game>(
+    pos: &G,
+    params: SearchParams,
+    depth: u32,
+) -> (u64, i32, Option<G::Move>) {
+    let mut searcher = Searcher::<G>::new(1, params).unwrap();
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    let result = searcher.search(pos, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+    let score = result.last.expect("an iteration completed").score;
+    (result.nodes, score, result.best)
+}
+
+/// How many of `positions` search differently (nodes, value or move)
+/// with reductions, late-move pruning and extensions than without.
+fn changed_by_late_moves<G: Game>(positions: &[G], depth: u32) -> usize {
+    let without = SearchParams {
+        lmr: false,
+        late_move_pruning: false,
+        extensions: false,
+        ..SearchParams::default()
+    };
+    positions
+        .iter()
+        .filter(|pos| {
+            search_summary(*pos, SearchParams::default(), depth)
+                != search_summary(*pos, without, depth)
+        })
+        .count()
+}
+
+#[test]
+fn late_move_switches_change_nothing_in_games_that_do_not_opt_in() {
+    assert_eq!(
+        changed_by_late_moves(&random_positions::<TicTacToe>(4, 5, 31), 6),
+        0
+    );
+    assert_eq!(
+        changed_by_late_moves(&random_positions::<Connect4>(6, 20, 32), 8),
+        0
+    );
+    assert_eq!(
+        changed_by_late_moves(&random_positions::<Lasca>(4, 16, 33), 5),
+        0
+    );
+    assert_eq!(
+        changed_by_late_moves(&random_positions::<BlackWhite>(4, 20, 34), 5),
+        0
+    );
+    let positions = random_positions::<Breakthrough<u64>>(4, 30, 35);
+    assert_eq!(changed_by_late_moves(&positions, 4), 0);
+    // Gomoku opts in, and the same comparison sees it.
+    let positions = small_gomoku_positions(9, 6, 36);
+    assert!(changed_by_late_moves(&positions, 5) > 0);
+}
+
+#[test]
+fn reductions_and_pruning_never_claim_a_false_gomoku_mate() {
+    use ply::search::score::{MATE, is_mate};
+    // The threat searches are off, so every mate comes from the main
+    // search with reductions, pruning and extensions; each one within
+    // four plies is checked by plain negamax to its length.
+    let params = SearchParams {
+        threat_search: false,
+        threat_space: false,
+        ..SearchParams::default()
+    };
+    let mut checked = 0;
+    for (size, seed) in [(7usize, 41u64), (8, 42), (9, 43)] {
+        for pos in small_gomoku_positions(size, 600, seed) {
+            let score = search_value(&pos, params, 5);
+            let plies = MATE - score.abs();
+            if !is_mate(score) || plies > 4 {
+                continue;
+            }
+            let mut copy = pos.clone();
+            let truth = reference::negamax(&mut copy, plies, true);
+            assert!(
+                is_mate(truth) && truth.signum() == score.signum(),
+                "{}: searched {score}, negamax {truth}",
+                pos.to_fen()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "only {checked} mates checked");
 }

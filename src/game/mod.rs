@@ -241,6 +241,22 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// Whether `mv` (a move of the side to move, not yet made) is quiet:
+    /// one that late-move reductions may search less deeply, and that
+    /// late-move pruning may skip near the horizon, when it comes late in
+    /// the ordering. A game opts in by saying which moves are quiet; by
+    /// default none is, so the search is exactly as without reductions.
+    fn quiet_move(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// Whether `mv` (not yet made) forces the reply so narrowly that it
+    /// should not cost depth: the search extends it by one ply. None by
+    /// default.
+    fn forcing_move(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// Whether passing is a safe guess here (no zugzwang danger). Games
     /// where passing is never sound keep the default.
     fn null_move_allowed(&self) -> bool {

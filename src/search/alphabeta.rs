@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::book::Book;
 use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
-use super::score::{self, INFINITY, MATE, MAX_PLY, Score, is_mate};
+use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
 use super::smp::{Completed, SharedSearch};
 use super::solver::Solver;
 use super::stats::SearchStats;
@@ -49,6 +49,26 @@ const MIN_SPACE_EFFORT: u64 = 300;
 /// A score this much below the previous iteration's makes the root
 /// unstable (a threat has appeared): it gets more time.
 const UNSTABLE_DROP: i32 = 60;
+/// Late-move reductions start at this depth.
+const LMR_MIN_DEPTH: i32 = 3;
+/// Late-move pruning works at this depth and below.
+const LMP_MAX_DEPTH: i32 = 3;
+
+/// Plies a late quiet move loses (before the principal variation's
+/// bonus): growing with the depth left and with the move's place in the
+/// ordering, as ln(depth) * ln(number) / 2.
+fn lmr_reduction(depth: i32, index: usize) -> i32 {
+    let d = f64::from(depth.max(1));
+    let n = (index + 1) as f64;
+    (0.5 + d.ln() * n.ln() / 2.0) as i32
+}
+
+/// Quiet moves searched at a node `depth` plies from the horizon before
+/// late-move pruning skips the rest.
+fn lmp_moves(depth: i32) -> usize {
+    (4 + 2 * depth * depth) as usize
+}
+
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 1024;
 /// In a parallel search, nodes at least this deep are marked busy while
@@ -1135,6 +1155,28 @@ impl<G: Game> Searcher<G> {
             } else {
                 deferred[i - listed]
             };
+            // A late quiet move: reduced, or near the horizon not searched.
+            let quiet = i > 0
+                && i < listed
+                && (self.params.lmr || self.params.late_move_pruning)
+                && pos.quiet_move(mv);
+            if quiet
+                && self.params.late_move_pruning
+                && !pv_node
+                && depth <= LMP_MAX_DEPTH
+                && i >= lmp_moves(depth)
+                && best > -MATE_BOUND
+            {
+                self.horizon_hits += 1;
+                i += 1;
+                continue;
+            }
+            let extension = i32::from(
+                self.params.extensions
+                    && (ply as u32) < 2 * self.iteration_depth
+                    && pos.forcing_move(mv),
+            );
+            let new_depth = depth - 1 + extension;
             if self.stats.tracing() {
                 self.stats.next_move(pos.move_to_string(mv));
             }
@@ -1146,11 +1188,26 @@ impl<G: Game> Searcher<G> {
                 continue;
             }
             let score = if i == 0 || !self.params.pvs {
-                -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, true)
+                -self.negamax(pos, new_depth, ply + 1, -beta, -alpha, true)
             } else {
-                let probe = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha, true);
+                let reduction = if quiet && self.params.lmr && depth >= LMR_MIN_DEPTH {
+                    (lmr_reduction(depth, i) - i32::from(pv_node)).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut probe = -self.negamax(
+                    pos,
+                    new_depth - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                );
+                if reduction > 0 && probe > alpha && !self.aborted {
+                    probe = -self.negamax(pos, new_depth, ply + 1, -alpha - 1, -alpha, true);
+                }
                 if probe > alpha && probe < beta && !self.aborted {
-                    -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, true)
+                    -self.negamax(pos, new_depth, ply + 1, -beta, -alpha, true)
                 } else {
                     probe
                 }

@@ -43,6 +43,17 @@ pub struct SearchParams {
     /// scored 67-3-90 against the build without it (200 ms per move,
     /// gomoku), its per-move budget too small for the opponent's long wins.
     pub threat_defence: bool,
+    /// Late-move reductions: quiet moves ([`crate::game::Game::quiet_move`])
+    /// late in the ordering are searched less deeply first, and again at
+    /// full depth only if they beat alpha.
+    pub lmr: bool,
+    /// Late-move pruning: near the horizon, outside the principal
+    /// variation, quiet moves beyond a count growing with depth are not
+    /// searched.
+    pub late_move_pruning: bool,
+    /// Moves the game calls forcing ([`crate::game::Game::forcing_move`])
+    /// are searched one ply deeper.
+    pub extensions: bool,
 }
 
 impl Default for SearchParams {
@@ -71,6 +82,9 @@ pub const SWITCHES: &[(&str, Accessor)] = &[
     ("UseThreatSearch", |p| &mut p.threat_search),
     ("UseThreatSpace", |p| &mut p.threat_space),
     ("UseThreatDefence", |p| &mut p.threat_defence),
+    ("UseLMR", |p| &mut p.lmr),
+    ("UseLateMovePruning", |p| &mut p.late_move_pruning),
+    ("UseExtensions", |p| &mut p.extensions),
 ];
 
 impl SearchParams {
@@ -91,6 +105,9 @@ impl SearchParams {
             threat_search: on,
             threat_space: on,
             threat_defence: on,
+            lmr: on,
+            late_move_pruning: on,
+            extensions: on,
         }
     }
 

@@ -76,6 +76,10 @@ pub fn configs() -> Vec<Config> {
         ("+pvs", &["UsePVS"]),
         ("+aspiration", &["UseAspiration"]),
         ("+quiescence", &["UseQuiescence"]),
+        (
+            "+latemoves",
+            &["UseLMR", "UseLateMovePruning", "UseExtensions"],
+        ),
         // Every switch on (the solver is idle at a fixed depth; the
         // threat-space defence, off in play, included): the base of the
         // switch-off rows.

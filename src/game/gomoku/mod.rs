@@ -684,7 +684,7 @@ impl Game for Gomoku {
         if moves.len() > start {
             return;
         }
-        if self.defences(me, moves) && moves.len() > start {
+        if self.narrow_defences(me, moves) && moves.len() > start {
             return;
         }
         moves.truncate(start);
@@ -799,6 +799,23 @@ impl Game for Gomoku {
             self.winning_cells(color_of(self.side), moves);
             moves.truncate(start + 1);
         }
+    }
+
+    /// Quiet: no three or four of our own, no block of more than a
+    /// four-cell of theirs, and no threat of theirs to answer.
+    fn quiet_move(&self, mv: u16) -> bool {
+        let me = (color_of(self.side) - 1) as usize;
+        let them = &self.threat_count[1 - me];
+        let i = mv as usize;
+        them[Threat::OpenFour as usize] + them[Threat::FourThree as usize] == 0
+            && self.info[me][i].threat == Threat::None as u8
+            && self.info[1 - me][i].threat <= Threat::Four as u8
+    }
+
+    /// A four: the opponent must answer on its five-point.
+    fn forcing_move(&self, mv: u16) -> bool {
+        let me = (color_of(self.side) - 1) as usize;
+        threats::makes_four(self.info[me][mv as usize].threat)
     }
 
     fn null_move_allowed(&self) -> bool {

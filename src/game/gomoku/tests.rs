@@ -766,3 +766,125 @@ fn the_side_to_move_owns_its_threats() {
     assert!(white > -1_000, "white to move blocks the three: {white}");
     assert!(black > -white + 1_000, "{black} against {white}");
 }
+
+/// `narrow_defences` of the side to move, as a sorted list of (row, col).
+fn narrow_cells(pos: &Gomoku) -> Vec<(usize, usize)> {
+    let mut moves = Vec::new();
+    assert!(pos.narrow_defences(color_of(pos.side), &mut moves));
+    let mut cells: Vec<_> = moves.iter().map(|&m| pos.coords(m as usize)).collect();
+    cells.sort();
+    cells
+}
+
+/// A freestyle position with the rows given by number (from the top).
+fn rows(rows: &[(usize, &str)], side: Player) -> Gomoku {
+    let mut lines = [""; 15];
+    for &(r, text) in rows {
+        lines[r] = text;
+    }
+    diagram(Rule::Freestyle, &lines, side)
+}
+
+#[test]
+fn an_open_three_is_answered_on_its_defence_cells_only() {
+    let white = Player::P2;
+    // Black's open three g8-i8 with room on both sides: only the cells
+    // beside it stop an open four (one cell farther, the other end still
+    // makes one).
+    let open = rows(&[(0, "o"), (7, "......xxx"), (14, "o")], white);
+    assert_eq!(narrow_cells(&open), vec![(7, 5), (7, 9)]);
+    // Blocked on one side, it has three defences: both ends of the one
+    // open four left, and the cell between the three and the block.
+    let blocked = rows(&[(0, "o"), (7, "....o.xxx")], white);
+    assert_eq!(narrow_cells(&blocked), vec![(7, 5), (7, 9), (7, 10)]);
+    // A split three x.xx: its gap and both ends.
+    let split = rows(&[(0, "o"), (7, "......x.xx"), (14, "o")], white);
+    assert_eq!(narrow_cells(&split), vec![(7, 5), (7, 7), (7, 10)]);
+    // White's own fours stay among the replies.
+    let counter = rows(&[(2, "oooo"), (7, "......xxx")], white);
+    assert_eq!(narrow_cells(&counter), vec![(2, 4), (2, 5), (7, 5), (7, 9)]);
+}
+
+/// Whether `color` has a legal cell of at least `level`, read from the
+/// incremental state.
+fn has_threat(pos: &Gomoku, color: u8, level: Threat) -> bool {
+    let c = (color - 1) as usize;
+    pos.interior()
+        .any(|i| pos.info[c][i].threat >= level as u8 && pos.legal_for(i, color))
+}
+
+#[test]
+fn narrowed_defences_replayed_against_the_attacker() {
+    // In random games, whenever the side to move faces an open-four or
+    // four-three threat: every cell the narrowing keeps (other than our
+    // fours) leaves the attacker without that threat once played, every
+    // cell it drops leaves it the threat (and, for an open four, a win by
+    // fours), and the re-read without playing matches the played board.
+    let mut dropped_checked = 0;
+    random_game_positions(23, 16, 40, 5, |pos| {
+        let me = color_of(pos.side);
+        let them = 3 - me;
+        let (mut wide, mut narrow) = (Vec::new(), Vec::new());
+        let (_, fives) = pos.fives(them);
+        if fives > 0 || pos.fives(me).1 > 0 || !pos.defences(me, &mut wide) {
+            return false;
+        }
+        assert!(pos.narrow_defences(me, &mut narrow));
+        let level = if has_threat(pos, them, Threat::OpenFour) {
+            Threat::OpenFour
+        } else {
+            Threat::FourThree
+        };
+        let m = (me - 1) as usize;
+        let mut any_stops = false;
+        for &c in &wide {
+            let four = threats::makes_four(pos.info[m][c as usize].threat);
+            pos.make_move(c);
+            let stops = !has_threat(pos, them, level);
+            let attacker_vcf = matches!(pos.vcf(10_000), threats::Vcf::Win(..));
+            pos.unmake_move(c);
+            any_stops |= stops;
+            if narrow.contains(&c) {
+                assert!(
+                    four || stops || narrow.len() == wide.len(),
+                    "{} {} {:?}",
+                    pos.rule,
+                    pos.to_fen(),
+                    pos.coords(c as usize)
+                );
+            } else {
+                assert!(!stops && !four, "{} {}", pos.rule, pos.to_fen());
+                if level == Threat::OpenFour {
+                    assert!(
+                        attacker_vcf,
+                        "{} {} {:?}",
+                        pos.rule,
+                        pos.to_fen(),
+                        pos.coords(c as usize)
+                    );
+                }
+                dropped_checked += 1;
+            }
+        }
+        // Nothing is dropped unless some cell stops the threat.
+        assert!(any_stops || narrow.len() == wide.len(), "{}", pos.to_fen());
+        true
+    });
+    assert!(dropped_checked > 0);
+}
+
+#[test]
+fn quiet_and_forcing_moves() {
+    // Black to move: a four is forcing and not quiet; a cell far from
+    // every line is quiet.
+    let pos = rows(&[(7, ".....xxx"), (14, "....o.o")], Player::P1);
+    let four = cell(&pos, 7, 8);
+    assert!(pos.forcing_move(four) && !pos.quiet_move(four));
+    let far = cell(&pos, 2, 12);
+    assert!(pos.quiet_move(far) && !pos.forcing_move(far));
+    // Under white's open-four threat nothing black does is quiet.
+    let threatened = rows(&[(2, "......ooo"), (7, ".....xx")], Player::P1);
+    let mut moves = Vec::new();
+    threatened.generate_moves(&mut moves);
+    assert!(moves.iter().all(|&m| !threatened.quiet_move(m)));
+}

@@ -11,7 +11,7 @@
 //! **Defence**: against a threat to make an open four or a four-three next
 //! move, only counter-fours and the cells on the threatening lines matter.
 
-use super::patterns::{Pattern, Threat};
+use super::patterns::{Pattern, Threat, slot};
 use super::rules::{EMPTY, Rule};
 use super::{Gomoku, MAX_CELLS, color_of};
 use crate::game::Game;
@@ -310,6 +310,92 @@ impl Gomoku {
             longest = longest.max(plies + 2);
         }
         Some(longest)
+    }
+
+    /// The threat the opponent's (`them`) cell `t` would still make after
+    /// a stone of `me` on `c`: `t`'s patterns re-read with that stone on
+    /// the one line (if any) through both, without playing it.
+    fn threat_after(&self, them: u8, t: usize, me: u8, c: usize) -> u8 {
+        if c == t {
+            return Threat::None as u8;
+        }
+        // Black's packed patterns are the low half of the word, white's the high.
+        let mut packed = (self.patterns[t] >> (16 * u32::from(them - 1))) as u16;
+        let diff = c as isize - t as isize;
+        for (d, &dir) in self.dirs.iter().enumerate() {
+            let k = diff / dir;
+            if k * dir != diff || k == 0 || k.abs() > 4 {
+                continue;
+            }
+            let bits = 2 * slot(k);
+            let code = (self.codes[t][d] & !(3 << bits)) | (u16::from(me) << bits);
+            let shift = 4 * d;
+            packed = (packed & !(0xf << shift)) | ((self.table.get(them, code) as u16) << shift);
+        }
+        self.table.cell_info(packed).threat
+    }
+
+    /// [`Self::defences`] narrowed for the play search: against an open
+    /// four (or double four) the opponent can make next move, only the
+    /// cells after which it can make none, and our fours; against a
+    /// four-three only, the cells after which it has neither. When no
+    /// cell stops the threat, all of `defences` (the search shows the
+    /// loss). Cells are judged by re-reading the opponent's threat cells,
+    /// not by playing. The threat searches keep the wider `defences`:
+    /// their proofs need every defence. Against renju's black, and in
+    /// caro, all of `defences` is kept.
+    pub(super) fn narrow_defences(&self, me: u8, out: &mut Vec<u16>) -> bool {
+        let start = out.len();
+        if !self.defences(me, out) {
+            return false;
+        }
+        let them = 3 - me;
+        // A renju black attacker's forbidden cells may become playable
+        // once a white stone breaks one of their lines (the re-read does
+        // not see that), and a caro open four may still be stopped at a
+        // five's far end: those keep the wide set.
+        if self.rule.has_forbidden(them) || self.rule == Rule::Caro {
+            return true;
+        }
+        let t_idx = (them - 1) as usize;
+        // The opponent's threat cells of the highest level it may play.
+        let mut threats = [0u16; 16];
+        let mut n = 0;
+        let mut level = Threat::FourThree as u8;
+        for c in self.interior() {
+            let threat = self.info[t_idx][c].threat.min(Threat::OpenFour as u8);
+            if threat < level || !self.legal_for(c, them) {
+                continue;
+            }
+            if threat > level {
+                level = threat;
+                n = 0;
+            }
+            if n == threats.len() {
+                return true;
+            }
+            threats[n] = c as u16;
+            n += 1;
+        }
+        let stops = |c: usize| {
+            threats[..n]
+                .iter()
+                .all(|&t| self.threat_after(them, t as usize, me, c) < level)
+        };
+        if n == 0 || !out[start..].iter().any(|&c| stops(c as usize)) {
+            return true;
+        }
+        let m = (me - 1) as usize;
+        let mut kept = start;
+        for k in start..out.len() {
+            let c = out[k] as usize;
+            if makes_four(self.info[m][c].threat) || stops(c) {
+                out[kept] = c as u16;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+        true
     }
 
     /// Seek the must against a threat: when the opponent (`3 - me`) can
