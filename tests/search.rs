@@ -365,13 +365,16 @@ fn a_threat_space_win_is_played_at_once_with_a_mate_score() {
     assert_eq!(pos.move_to_string(mv), "h8");
     let score = result.last.unwrap().score;
     assert_eq!(score, MATE - plies as i32, "a win in {plies} plies");
-    // Without the wider threat search a depth-2 search proves nothing.
+    // Without the wider threat search a one-ply search proves nothing
+    // (two plies do: the double three, any reply, then fours at the
+    // leaves).
     let params = SearchParams {
         threat_space: false,
         ..SearchParams::default()
     };
-    let plain = search_value(&pos, params, 2);
+    let plain = search_value(&pos, params, 1);
     assert!(plain < MATE - 100, "{plain}");
+    assert!(search_value(&pos, params, 2) >= MATE - 100);
 }
 
 #[test]
@@ -619,4 +622,24 @@ fn reductions_and_pruning_never_claim_a_false_gomoku_mate() {
         }
     }
     assert!(checked >= 5, "only {checked} mates checked");
+}
+
+#[test]
+fn a_win_by_fours_is_seen_at_the_horizon() {
+    // Black has two open threes far apart; white, to move, can block one,
+    // and black then wins by fours with the other. A search one ply deep
+    // sees that at its leaves only through the threat search there.
+    let pos = Gomoku::from_fen(
+        "15/15/5xxx7/15/15/15/15/5xxx7/15/15/15/15/15/o14/14o o",
+        &Settings::default(),
+    )
+    .unwrap();
+    use ply::search::score::is_mate;
+    let with = search_value(&pos, SearchParams::default(), 1);
+    assert!(is_mate(with) && with < 0, "{with}");
+    let without = SearchParams {
+        threat_search: false,
+        ..SearchParams::default()
+    };
+    assert!(!is_mate(search_value(&pos, without, 1)));
 }

@@ -33,6 +33,8 @@ const SOLVER_MIN_TIME: Duration = Duration::from_millis(50);
 /// a node inside the tree (in the game's own units).
 const ROOT_THREAT_EFFORT: u64 = 50_000;
 const TREE_THREAT_EFFORT: u64 = 64;
+/// And at the horizon (quiescence), where most nodes are.
+const LEAF_THREAT_EFFORT: u64 = 16;
 /// With a clock, the root's threat search gets this much effort per
 /// millisecond left (a small share of the time).
 const THREAT_EFFORT_PER_MS: u64 = 20;
@@ -1298,6 +1300,13 @@ impl<G: Game> Searcher<G> {
         let stand_pat = pos.evaluate();
         if !self.params.quiescence || ply >= MAX_PLY || stand_pat >= beta {
             return stand_pat;
+        }
+        // A win the game's threat search proves with little work beats
+        // any static value (only asked where it could change the result).
+        if self.params.threat_search
+            && let Some((_, plies)) = pos.forced_win(LEAF_THREAT_EFFORT)
+        {
+            return MATE - ply as i32 - plies as i32;
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;

@@ -36,6 +36,9 @@ struct Entry {
     /// replies), 0 when no VCF exists within `depth` attacker moves.
     plies: u8,
     depth: u8,
+    /// The largest work limit a search from this position ran out of
+    /// (saturated), 0 if none: a search with no more work gives up at once.
+    gave_up: u16,
 }
 
 /// VCF results by position (attacker to move). A copy of a position starts
@@ -62,7 +65,7 @@ impl VcfCache {
     fn probe(&self, key: u64) -> Option<Entry> {
         self.entries
             .get(Self::slot(key))
-            .filter(|e| e.key == key && (e.plies > 0 || e.depth > 0))
+            .filter(|e| e.key == key && (e.plies > 0 || e.depth > 0 || e.gave_up > 0))
             .copied()
     }
 
@@ -161,6 +164,13 @@ impl Gomoku {
         if self.outcome().is_some() || !self.has_four_cells(color_of(self.side)) {
             return Vcf::None;
         }
+        let limit = max_nodes.min(u64::from(u16::MAX)) as u16;
+        if let Some(e) = self.vcf_cache.probe(self.hash)
+            && e.plies == 0
+            && e.gave_up >= limit
+        {
+            return Vcf::Unknown;
+        }
         let mut lists = std::mem::take(&mut self.vcf_cache.lists);
         lists.resize_with(VCF_MAX_DEPTH as usize + 1, Vec::new);
         let mut budget = Budget {
@@ -173,7 +183,14 @@ impl Gomoku {
         self.vcf_cache.lists = budget.lists;
         match found {
             Some((mv, plies)) => Vcf::Win(mv, plies),
-            None if budget.aborted => Vcf::Unknown,
+            None if budget.aborted => {
+                self.vcf_cache.store(Entry {
+                    key: self.hash,
+                    gave_up: limit,
+                    ..Entry::default()
+                });
+                Vcf::Unknown
+            }
             None => Vcf::None,
         }
     }
@@ -237,12 +254,14 @@ impl Gomoku {
                 mv,
                 plies: plies.min(255) as u8,
                 depth: depth as u8,
+                gave_up: 0,
             }),
             None if !budget.aborted => self.vcf_cache.store(Entry {
                 key,
                 mv: 0,
                 plies: 0,
                 depth: depth as u8,
+                gave_up: 0,
             }),
             None => {}
         }
