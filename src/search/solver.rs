@@ -146,7 +146,7 @@ fn expand(c: i8, ply: usize) -> i32 {
 /// so that entries of older ones no longer match: solving many small
 /// positions, each from a cleared table, costs nothing for the clearing.
 ///
-/// After a clear only the first [`FIRST_ACTIVE`] entries are used, a part
+/// After a clear only the first `FIRST_ACTIVE` entries are used, a part
 /// that stays in the processor's cache; it grows fourfold, entries moving
 /// to their new slots, each time the solve has written new positions into
 /// a quarter of it, up to the whole table. A small solve then seldom
@@ -154,8 +154,8 @@ fn expand(c: i8, ply: usize) -> i32 {
 ///
 /// A position's slot comes from the key's top bits, its check from the
 /// low ones: the two share no bit, so that two positions in one slot are
-/// told apart by all the check's bits. The entry keeps [`KEPT_BITS`]:
-/// the check, and the slot bits below the first [`FIRST_ACTIVE`]'s that
+/// told apart by all the check's bits. The entry keeps `KEPT_BITS`:
+/// the check, and the slot bits below the first `FIRST_ACTIVE`'s that
 /// growing needs to find the entry's new slot (none once the table is
 /// whole). With 128 MB (2^24 entries), a position is taken for another
 /// one of its slot with odds 2^-31; keeping 39 bits that also chose the
