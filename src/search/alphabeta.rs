@@ -742,7 +742,8 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Bounds known on `root`'s exact value: the book's value, or the
-    /// lower bound the solve of the position two plies before left.
+    /// lower bound that the solve or the book move of the position two
+    /// plies before left.
     fn known_bounds(&self, root: &G) -> Option<(i32, i32)> {
         if let Some(v) = self.book.as_ref().and_then(|book| book.score(root)) {
             return Some((v, v));
@@ -812,6 +813,9 @@ impl<G: Game> Searcher<G> {
             pv.push(next);
             pos.make_move(next);
         }
+        // The replies to the book's last move may lead out of the book:
+        // the move's value bounds them from below.
+        self.hint_after(root, mv, score);
         let elapsed = self.start.elapsed();
         Some(exact_result(root, score, 0, elapsed, pv, report))
     }
@@ -1386,11 +1390,7 @@ mod tests {
 
     #[test]
     fn a_solved_position_leaves_lower_bounds_for_the_next_one() {
-        let mut root = Connect4::start(&Settings::default()).unwrap();
-        for ch in "74223417356477411661335734".chars() {
-            let mv = root.parse_move(&ch.to_string()).unwrap();
-            root.make_move(mv);
-        }
+        let root = late_position();
         let mut searcher = Searcher::<Connect4>::new(16, SearchParams::default()).unwrap();
         // Time enough for the solver to finish: the limit is not reached.
         let limits = SearchLimits {
@@ -1406,17 +1406,8 @@ mod tests {
         let mv = result.best.unwrap();
         let mut exact = Solver::<Connect4>::new(4).unwrap();
         assert_eq!(exact.solve(&root, false).unwrap().score, score, "solved");
-        let mut child = root.clone();
-        child.make_move(mv);
-        let mut replies = Vec::new();
-        child.generate_moves(&mut replies);
         let mut tight = 0;
-        for reply in replies {
-            let mut next = child.clone();
-            next.make_move(reply);
-            if next.outcome().is_some() {
-                continue;
-            }
+        for next in open_replies(&root, mv) {
             let (lower, upper) = searcher.known_bounds(&next).unwrap();
             assert_eq!((lower, upper), (score::to_table(score, 2), MATE - 1));
             exact.clear();
@@ -1434,14 +1425,85 @@ mod tests {
         assert!(tight >= 1, "the best reply leaves the bound exact");
         // A new game forgets them.
         searcher.clear();
-        let mut next = child.clone();
-        next.make_move(replies_first(&child));
-        assert!(searcher.known_bounds(&next).is_none());
+        assert!(searcher.known_bounds(&open_replies(&root, mv)[0]).is_none());
     }
 
-    fn replies_first(pos: &Connect4) -> <Connect4 as Game>::Move {
+    #[test]
+    fn a_book_move_leaves_lower_bounds_for_the_positions_out_of_the_book() {
+        use crate::search::book::{Header, value_of_score};
+        let root = late_position();
+        // A book of the root's children only: the root's move comes from
+        // it, and every reply to that move leads out of it.
+        let mut exact = Solver::<Connect4>::new(4).unwrap();
+        let mut entries = Vec::new();
         let mut moves = Vec::new();
-        pos.generate_moves(&mut moves);
-        moves[0]
+        root.generate_moves(&mut moves);
+        for &mv in &moves {
+            let mut child = root.clone();
+            child.make_move(mv);
+            if child.outcome().is_none() {
+                exact.clear();
+                let value = exact.solve(&child, false).unwrap().score;
+                entries.push((child.symmetric_key(), value_of_score(value).unwrap()));
+            }
+        }
+        let header = Header {
+            game: "connect4".to_string(),
+            board: "7x6".to_string(),
+            rule: "-".to_string(),
+            plies: 1,
+            from: Vec::new(),
+        };
+        let mut searcher = Searcher::<Connect4>::new(16, SearchParams::default()).unwrap();
+        searcher.book = Some(Arc::new(Book::new(header, entries)));
+        let limits = SearchLimits {
+            nodes: Some(1),
+            ..SearchLimits::default()
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let result = searcher.search(&root, &limits, Arc::clone(&stop), &mut |_| {});
+        assert_eq!(result.nodes, 0, "played from the book");
+        let score = result.last.unwrap().score;
+        exact.clear();
+        assert_eq!(exact.solve(&root, false).unwrap().score, score);
+        let mut tight = 0;
+        for next in open_replies(&root, result.best.unwrap()) {
+            assert!(searcher.book.as_ref().unwrap().score(&next).is_none());
+            let (lower, upper) = searcher.known_bounds(&next).expect("a bound");
+            assert_eq!((lower, upper), (score::to_table(score, 2), MATE - 1));
+            exact.clear();
+            let value = exact.solve(&next, false).unwrap().score;
+            assert!(value >= lower, "{value} {lower}");
+            tight += usize::from(value == lower);
+        }
+        assert!(tight >= 1, "the best reply leaves the bound exact");
+    }
+
+    /// A Connect Four position 26 plies deep that the solver finishes at
+    /// once.
+    fn late_position() -> Connect4 {
+        let mut root = Connect4::start(&Settings::default()).unwrap();
+        for ch in "74223417356477411661335734".chars() {
+            let mv = root.parse_move(&ch.to_string()).unwrap();
+            root.make_move(mv);
+        }
+        root
+    }
+
+    /// The unfinished positions after `mv` and each reply to it.
+    fn open_replies(root: &Connect4, mv: <Connect4 as Game>::Move) -> Vec<Connect4> {
+        let mut child = root.clone();
+        child.make_move(mv);
+        let mut replies = Vec::new();
+        child.generate_moves(&mut replies);
+        replies
+            .into_iter()
+            .map(|reply| {
+                let mut next = child.clone();
+                next.make_move(reply);
+                next
+            })
+            .filter(|next| next.outcome().is_none())
+            .collect()
     }
 }
