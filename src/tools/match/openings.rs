@@ -167,16 +167,23 @@ mod tests {
 
     #[test]
     fn shipped_gomoku_openings_are_legal_and_distinct() {
-        let mut s = session("gomoku");
-        let text = include_str!("../../../openings/freestyle-15.txt");
-        let openings = load(text, s.as_mut()).unwrap();
-        assert!(openings.len() >= 150, "{} openings", openings.len());
-        let mut positions = std::collections::HashSet::new();
-        for o in &openings {
-            assert!((3..=4).contains(&o.moves.len()), "{}", o.text);
-            let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
-            s.set_position(None, &moves).unwrap();
-            assert!(positions.insert(s.fen()), "twice: {}", o.text);
+        let freestyle = include_str!("../../../openings/freestyle-15.txt");
+        let renju = include_str!("../../../openings/renju-15.txt");
+        for (rule, text, at_least) in [("freestyle", freestyle, 150), ("renju", renju, 26)] {
+            let settings = Settings {
+                rule: Some(rule.to_string()),
+                ..Settings::default()
+            };
+            let mut s = registry::create("gomoku", &settings, 1, SearchParams::default()).unwrap();
+            let openings = load(text, s.as_mut()).unwrap();
+            assert!(openings.len() >= at_least, "{rule}: {}", openings.len());
+            let mut positions = std::collections::HashSet::new();
+            for o in &openings {
+                assert!((3..=4).contains(&o.moves.len()), "{}", o.text);
+                let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
+                s.set_position(None, &moves).unwrap();
+                assert!(positions.insert(s.fen()), "twice: {}", o.text);
+            }
         }
     }
 
