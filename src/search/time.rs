@@ -91,8 +91,10 @@ pub fn budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
     // Keep a margin of a tenth on top of the overhead: a reply after the
     // turn limit loses the game, and a loaded machine answers late.
     let cap = Duration::from_millis(turn.saturating_sub(overhead_ms + turn / 10).max(1));
+    // A turn limit alone is this move's to spend whole, as a fixed time
+    // per move is: time saved is not carried to later moves.
     let hard = planned.hard.map_or(cap, |h| h.min(cap));
-    let soft = planned.soft.map_or(cap * 6 / 10, |s| s.min(hard)).min(hard);
+    let soft = planned.soft.map_or(hard, |s| s.min(hard));
     Budget {
         soft: Some(soft),
         hard: Some(hard),
@@ -273,7 +275,7 @@ mod tests {
             ..Default::default()
         };
         let b = budget(&turn, Player::P1, 30);
-        assert_eq!((ms(b.soft), ms(b.hard)), (522, 870));
+        assert_eq!((ms(b.soft), ms(b.hard)), (870, 870), "spent whole");
         let clock = GoLimits {
             turn_limit: Some(1000),
             time: [Some(3000), None],
