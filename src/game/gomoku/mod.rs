@@ -72,6 +72,15 @@ struct Change {
     info: [CellInfo; 2],
 }
 
+/// What unmaking a move restores besides its cells: where its changes
+/// start in the undo log, and the totals before it.
+#[derive(Clone, Copy)]
+struct Frame {
+    start: u32,
+    weight_total: [i32; 2],
+    threat_count: [[u16; THREAT_SLOTS]; 2],
+}
+
 fn zobrist() -> &'static [u64] {
     static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
     KEYS.get_or_init(|| super::zobrist::keys(0x60_60, 2 * MAX_CELLS + 1))
@@ -99,9 +108,9 @@ pub struct Gomoku {
     cells: Box<[u8; CELLS]>,
     /// Per cell and direction, the neighbour code the pattern tables read.
     codes: Box<[[u16; 4]; CELLS]>,
-    /// Stones within the 5x5 square around each cell: search looks only
-    /// at empty cells near stones.
-    near: Box<[u8; CELLS]>,
+    /// The occupied cells: search looks only at empty cells near stones
+    /// (within the 5x5 square around one), found from this set.
+    stones_set: Box<CellSet>,
     /// Per colour, what a stone on each empty cell would threaten.
     info: [Box<[CellInfo; CELLS]>; 2],
     /// Per empty cell, black's patterns in the four directions packed in
@@ -118,8 +127,9 @@ pub struct Gomoku {
     /// What the moves made (not set-up stones) changed, so that unmaking
     /// one restores its cells instead of reading the tables again.
     undo: Vec<Change>,
-    /// Where each made move's changes start in `undo`.
-    frames: Vec<u32>,
+    /// Per made move, where its changes start in `undo` and the totals
+    /// before it.
+    frames: Vec<Frame>,
     stones: usize,
     side: Player,
     winner: Option<Player>,
@@ -140,7 +150,7 @@ impl PartialEq for Gomoku {
             && self.side == other.side
             && self.hash == other.hash
             && self.codes == other.codes
-            && self.near == other.near
+            && self.stones_set == other.stones_set
             && self.info == other.info
             && self.weight_total == other.weight_total
             && self.threat_count == other.threat_count
@@ -233,7 +243,7 @@ impl Gomoku {
             size,
             cells: Box::new([WALL; CELLS]),
             codes: Box::new([[0; 4]; CELLS]),
-            near: Box::new([0; CELLS]),
+            stones_set: Box::new([0; CELLS / 64]),
             info: [
                 Box::new([CellInfo::default(); CELLS]),
                 Box::new([CellInfo::default(); CELLS]),
@@ -431,17 +441,57 @@ impl Gomoku {
         }
     }
 
-    /// Counts a stone on `i` in (`step` 1) or out of (`step` -1) the
-    /// 5x5 squares of its neighbours.
-    fn count_near(&mut self, i: usize, step: u8) {
-        let s = self.stride as isize;
-        for dr in -2..=2isize {
-            let row = i as isize + dr * s;
-            for dc in -2..=2isize {
-                let j = (row + dc) as usize & MASK;
-                self.near[j] = self.near[j].wrapping_add(step);
-            }
+    /// Notes cell `i` as occupied or not in `stones_set`.
+    #[inline(always)]
+    fn mark_stone(&mut self, i: usize, occupied: bool) {
+        let (w, bit) = ((i & MASK) / 64, 1u64 << (i % 64));
+        if occupied {
+            self.stones_set[w] |= bit;
+        } else {
+            self.stones_set[w] &= !bit;
         }
+    }
+
+    /// Whether a stone lies within the 5x5 square around cell `i`.
+    #[cfg(test)]
+    fn near(&self, i: usize) -> bool {
+        let s = self.stride as isize;
+        (-2..=2isize).any(|dr| {
+            (-2..=2isize).any(|dc| {
+                let j = (i as isize + dr * s + dc) as usize & MASK;
+                self.stones_set[j / 64] & (1 << (j % 64)) != 0
+            })
+        })
+    }
+
+    /// The cells within the 5x5 square around some stone (empty or not,
+    /// walls included), as a set: the stones spread two columns, then
+    /// two rows, either way.
+    fn near_set(&self) -> CellSet {
+        // One word beyond the board, for the spread's carries.
+        let words = (self.size.div_ceil(64) + 1).min(CELLS / 64);
+        let spread = |src: &CellSet, step: usize| -> CellSet {
+            let mut out = *src;
+            for k in [step, 2 * step] {
+                let (q, r) = (k / 64, (k % 64) as u32);
+                for (w, word) in out.iter_mut().enumerate().take(words) {
+                    // Bit b of the source to b + k and b - k.
+                    let up = |v: usize| -> u64 {
+                        let hi = src.get(v.wrapping_sub(q)).copied().unwrap_or(0);
+                        let lo = src.get(v.wrapping_sub(q + 1)).copied().unwrap_or(0);
+                        if r == 0 { hi } else { hi << r | lo >> (64 - r) }
+                    };
+                    let down = |v: usize| -> u64 {
+                        let lo = src.get(v + q).copied().unwrap_or(0);
+                        let hi = src.get(v + q + 1).copied().unwrap_or(0);
+                        if r == 0 { lo } else { lo >> r | hi << (64 - r) }
+                    };
+                    *word |= up(w) | down(w);
+                }
+            }
+            out
+        };
+        spread(&spread(&self.stones_set, 1), self.stride)
     }
 
     /// Puts `color` on (or, with EMPTY, clears) cell `i` and updates every
@@ -451,7 +501,7 @@ impl Gomoku {
         // The stone put or taken away: its bits flip in every code.
         let stone = if color == EMPTY { self.cells[i] } else { color };
         self.cells[i] = color;
-        self.count_near(i, if color != EMPTY { 1 } else { u8::MAX });
+        self.mark_stone(i, color != EMPTY);
         self.refresh::<LOG>(i);
         let flip = u16::from(stone);
         self.touch_line::<LOG, 0>(i, flip);
@@ -463,27 +513,38 @@ impl Gomoku {
     /// Takes the stone off cell `i`: from the undo log of the move that
     /// put it there if there is one, else by reading the tables again.
     fn clear_cell(&mut self, i: usize) {
-        let Some(start) = self.frames.pop() else {
+        let Some(frame) = self.frames.pop() else {
             self.set_cell::<false>(i, EMPTY);
             return;
         };
         let i = i & MASK;
         let flip = u16::from(self.cells[i]);
         self.cells[i] = EMPTY;
-        self.count_near(i, u8::MAX);
+        self.mark_stone(i, false);
         self.flip_line::<0>(i, flip);
         self.flip_line::<1>(i, flip);
         self.flip_line::<2>(i, flip);
         self.flip_line::<3>(i, flip);
-        while self.undo.len() > start as usize {
+        // The totals come back whole; of each cell, its infos and the
+        // threat sets it is in.
+        while self.undo.len() > frame.start as usize {
             let Some(change) = self.undo.pop() else {
                 break;
             };
             let j = usize::from(change.cell) & MASK;
             self.patterns[j] = change.patterns;
-            self.set_info(0, j, change.info[0]);
-            self.set_info(1, j, change.info[1]);
+            for c in 0..2 {
+                let (old, new) = (self.info[c][j].threat, change.info[c].threat);
+                if old != new {
+                    let sets = &mut self.threat_cells[c];
+                    sets[usize::from(old) & (THREAT_SLOTS - 1)][j / 64] &= !(1 << (j % 64));
+                    sets[usize::from(new) & (THREAT_SLOTS - 1)][j / 64] |= 1 << (j % 64);
+                }
+                self.info[c][j] = change.info[c];
+            }
         }
+        self.weight_total = frame.weight_total;
+        self.threat_count = frame.threat_count;
     }
 
     /// Places a stone outside of play (set-up): no turn change.
@@ -575,21 +636,56 @@ impl Gomoku {
         } else {
             self.size.div_ceil(64)
         };
-        set[..words].iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    w * 64 + b
-                })
-            })
-        })
+        bits(&set[..words])
+    }
+
+    /// The empty cells where `color` has any of the threats `wanted` (a
+    /// bit per threat), by increasing index.
+    fn cells_among(&self, color: u8, wanted: u8) -> impl Iterator<Item = usize> + '_ {
+        let c = usize::from(color - 1) & 1;
+        let any = (0..THREATS).any(|t| wanted & (1 << t) != 0 && self.threat_count[c][t] > 0);
+        let words = if any { self.size.div_ceil(64) } else { 0 };
+        (0..words).flat_map(move |w| word_bits(w, self.threat_word(color, wanted, w)))
+    }
+
+    /// Word `w` of the set of cells where `color` has any of the threats
+    /// `wanted` (a bit per threat).
+    fn threat_word(&self, color: u8, wanted: u8, w: usize) -> u64 {
+        let sets = &self.threat_cells[usize::from(color - 1) & 1];
+        (0..THREATS)
+            .filter(|&t| wanted & (1 << t) != 0)
+            .fold(0, |word, t| word | sets[t][w])
+    }
+
+    /// The hash after the side to move plays `mv`.
+    fn hash_after(&self, mv: u16) -> u64 {
+        let keys = zobrist();
+        let color = color_of(self.side);
+        self.hash ^ keys[(color as usize - 1) * MAX_CELLS + mv as usize] ^ keys[SIDE_KEY]
     }
 
     fn threats(&self, color: u8, threat: Threat) -> u16 {
         self.threat_count[(color - 1) as usize][threat as usize]
     }
+}
+
+/// The indices of the set bits of `set`, increasing.
+fn bits(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter()
+        .enumerate()
+        .flat_map(|(w, &word)| word_bits(w, word))
+}
+
+/// The cell indices of the set bits of word `w` of a set, increasing.
+fn word_bits(w: usize, word: u64) -> impl Iterator<Item = usize> {
+    let mut bits = word;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            w * 64 + b
+        })
+    })
 }
 
 impl Game for Gomoku {
@@ -692,9 +788,10 @@ impl Game for Gomoku {
             moves.push(self.index(self.height / 2, self.width / 2) as u16);
             return;
         }
+        let near = self.near_set();
         moves.extend(
-            self.interior()
-                .filter(|&i| self.near[i] > 0 && self.legal_for(i, me))
+            bits(&near[..self.size.div_ceil(64)])
+                .filter(|&i| self.legal_for(i, me))
                 .map(|i| i as u16),
         );
         if moves.len() == start {
@@ -708,14 +805,17 @@ impl Game for Gomoku {
         // The patterns see every five (and some false ones near their
         // window's edge): only a five-cell needs the exact check.
         let five = self.info[(color - 1) as usize][i & MASK].threat == Threat::Five as u8;
-        self.frames.push(self.undo.len() as u32);
+        self.frames.push(Frame {
+            start: self.undo.len() as u32,
+            weight_total: self.weight_total,
+            threat_count: self.threat_count,
+        });
         self.set_cell::<true>(i, color);
         self.stones += 1;
         if five && self.lines_ref_wins(i, color) {
             self.winner = Some(self.side);
         }
-        let keys = zobrist();
-        self.hash ^= keys[(color as usize - 1) * MAX_CELLS + i] ^ keys[SIDE_KEY];
+        self.hash = self.hash_after(mv);
         self.side = self.side.other();
     }
 

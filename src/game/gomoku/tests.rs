@@ -523,7 +523,7 @@ fn win_holds(pos: &mut Gomoku, plies: u32, claim: Claim) -> bool {
             pos.generate_moves(&mut replies);
             if let Claim::Threats = claim {
                 replies.retain(|&r| {
-                    pos.near[r as usize] > 0
+                    pos.near(r as usize)
                         || threats::makes_four(pos.info[(them - 1) as usize][r as usize].threat)
                 });
             }
@@ -887,4 +887,88 @@ fn quiet_and_forcing_moves() {
     let mut moves = Vec::new();
     threatened.generate_moves(&mut moves);
     assert!(moves.iter().all(|&m| !threatened.quiet_move(m)));
+}
+
+const THREAT_LIST: [Threat; THREATS] = [
+    Threat::None,
+    Threat::Three,
+    Threat::Four,
+    Threat::DoubleThree,
+    Threat::FourThree,
+    Threat::OpenFour,
+    Threat::Five,
+];
+
+/// `defences` as a scan of the whole board, cell by cell.
+fn defences_by_scan(pos: &Gomoku, me: u8) -> Option<Vec<u16>> {
+    let (t, m) = ((2 - me) as usize, (me - 1) as usize);
+    let them = 3 - me;
+    let cells: Vec<usize> = pos.interior().collect();
+    let threats: Vec<usize> = cells
+        .iter()
+        .copied()
+        .filter(|&i| pos.info[t][i].threat >= Threat::FourThree as u8 && pos.legal_for(i, them))
+        .collect();
+    // Only a four-three or an open four calls for a defence (a five
+    // cell alone is answered before).
+    let calls = threats
+        .iter()
+        .any(|&i| matches!(pos.info[t][i].threat, 4 | 5));
+    if !calls {
+        return None;
+    }
+    let on_line = |j: usize| {
+        threats.iter().any(|&i| {
+            j == i
+                || pos.dirs.iter().enumerate().any(|(d, &dir)| {
+                    matches!(
+                        pos.table.get(them, pos.codes[i][d]),
+                        Pattern::Open3 | Pattern::Blocked4 | Pattern::Open4
+                    ) && (-4..=4isize).any(|k| k != 0 && (i as isize + k * dir) as usize == j)
+                })
+        })
+    };
+    Some(
+        cells
+            .into_iter()
+            .filter(|&i| {
+                pos.legal_for(i, me) && (threats::makes_four(pos.info[m][i].threat) || on_line(i))
+            })
+            .map(|i| i as u16)
+            .collect(),
+    )
+}
+
+#[test]
+fn cell_sets_match_board_scans() {
+    let mut checked = 0;
+    random_game_positions(23, 6, 50, 1, |pos| {
+        for i in pos.interior() {
+            let near = pos.near_set();
+            assert_eq!(near[i / 64] & (1 << (i % 64)) != 0, pos.near(i), "{pos:?}");
+        }
+        for me in [BLACK, WHITE] {
+            let mut out = Vec::new();
+            let found = pos.defences(me, &mut out);
+            let expected = defences_by_scan(pos, me);
+            assert_eq!(found, expected.is_some(), "{pos:?}");
+            assert_eq!(out, expected.unwrap_or_default(), "{pos:?}");
+            // (The no-threat set holds the walls and stones too.)
+            for threat in &THREAT_LIST[1..] {
+                let threat = *threat;
+                let scan: Vec<usize> = pos
+                    .interior()
+                    .filter(|&i| pos.info[(me - 1) as usize][i].threat == threat as u8)
+                    .collect();
+                assert_eq!(pos.cells_of(me, threat).collect::<Vec<_>>(), scan);
+                assert_eq!(
+                    pos.cells_among(me, 1 << threat as u8).collect::<Vec<_>>(),
+                    scan
+                );
+            }
+        }
+        checked += 1;
+        true
+    });
+    assert!(checked > 100);
 }

@@ -21,6 +21,13 @@ pub fn makes_four(threat: u8) -> bool {
     threat == Threat::Four as u8 || threat >= Threat::FourThree as u8
 }
 
+/// The threats that win next move unless the opponent fours first: a
+/// four-three or better (a bit per threat, for `cells_among`).
+const WINNING_NEXT: u8 =
+    1 << Threat::FourThree as u8 | 1 << Threat::OpenFour as u8 | 1 << Threat::Five as u8;
+/// The threats that make at least a four (see `makes_four`).
+const FOURS: u8 = WINNING_NEXT | 1 << Threat::Four as u8;
+
 /// VCF attacker moves deeper than this are not tried.
 pub const VCF_MAX_DEPTH: u32 = 30;
 
@@ -322,6 +329,21 @@ impl Gomoku {
         // Every escape must lose to further fours.
         let mut longest = 3;
         for &block in &escapes[..count] {
+            // What the cache knows of the position after the escape is
+            // what `vcf_attack` would answer there first (a position it
+            // stored has no five of the attacker's and has four cells),
+            // without playing it.
+            if depth > 1
+                && let Some(e) = self.vcf_cache.probe(self.hash_after(block))
+            {
+                if e.plies > 0 {
+                    longest = longest.max(u32::from(e.plies) + 2);
+                    continue;
+                }
+                if u32::from(e.depth) >= depth - 1 {
+                    return None;
+                }
+            }
             self.make_move(block);
             let deeper = self.vcf_attack(budget, depth - 1);
             self.unmake_move(block);
@@ -381,7 +403,7 @@ impl Gomoku {
         let mut threats = [0u16; 16];
         let mut n = 0;
         let mut level = Threat::FourThree as u8;
-        for c in self.interior() {
+        for c in self.cells_among(them, WINNING_NEXT) {
             let threat = self.info[t_idx][c].threat.min(Threat::OpenFour as u8);
             if threat < level || !self.legal_for(c, them) {
                 continue;
@@ -432,8 +454,8 @@ impl Gomoku {
         let mut marked = [0u64; MAX_CELLS.div_ceil(64)];
         let mut mark = |j: usize| marked[j / 64] |= 1 << (j % 64);
         let mut threatened = false;
-        for i in self.interior() {
-            if self.info[t][i].threat < Threat::FourThree as u8 || !self.legal_for(i, them) {
+        for i in self.cells_among(them, WINNING_NEXT) {
+            if !self.legal_for(i, them) {
                 continue;
             }
             threatened = true;
@@ -454,13 +476,15 @@ impl Gomoku {
         if !threatened {
             return false;
         }
-        let m = (me - 1) as usize;
-        for i in self.interior() {
-            let on_line = marked[i / 64] & (1 << (i % 64)) != 0;
-            if (on_line || makes_four(self.info[m][i].threat)) && self.legal_for(i, me) {
-                out.push(i as u16);
-            }
+        // Our four cells join the marked ones: one set, in board order.
+        for (w, word) in marked.iter_mut().enumerate().take(self.size.div_ceil(64)) {
+            *word |= self.threat_word(me, FOURS, w);
         }
+        out.extend(
+            super::bits(&marked[..self.size.div_ceil(64)])
+                .filter(|&i| self.legal_for(i, me))
+                .map(|i| i as u16),
+        );
         true
     }
 }

@@ -411,11 +411,11 @@ impl Gomoku {
                     continue;
                 }
                 let start = moves.len();
-                for i in self.interior() {
-                    if self.info[a][i].threat == threat as u8 && self.legal_for(i, attacker) {
-                        moves.push(i as u16);
-                    }
-                }
+                moves.extend(
+                    self.cells_of(attacker, threat)
+                        .filter(|&i| self.legal_for(i, attacker))
+                        .map(|i| i as u16),
+                );
                 moves[start..].sort_by_key(|&i| std::cmp::Reverse(self.info[a][i as usize].weight));
             }
             return true;
