@@ -315,12 +315,15 @@ pub fn combine(patterns: [Pattern; 4]) -> (Threat, i32) {
     } else {
         Threat::None
     };
-    const WEIGHT: [i32; ALL.len()] = [0, 1, 2, 6, 7, 24, 28, 90, 300, 0];
+    // Fitted to game results (logistic regression of the evaluation on
+    // per-side pattern and threat counts; see eval.rs).
+    const WEIGHT: [i32; ALL.len()] = [0, 1, 0, 7, 10, 57, 108, 96, 300, 0];
     let mut weight: i32 = patterns.iter().map(|&p| WEIGHT[p as usize]).sum();
+    // Two open threes get no more than their lines' weights: the fit put
+    // their bonus at zero.
     weight += match threat {
-        Threat::OpenFour => 150,
-        Threat::FourThree => 100,
-        Threat::DoubleThree => 60,
+        Threat::OpenFour => 593,
+        Threat::FourThree => 521,
         _ => 0,
     };
     (threat, weight)
