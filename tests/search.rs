@@ -643,3 +643,58 @@ fn a_win_by_fours_is_seen_at_the_horizon() {
     };
     assert!(!is_mate(search_value(&pos, without, 1)));
 }
+
+/// The tree defence on: default switches otherwise.
+fn with_tree_defence() -> SearchParams {
+    SearchParams {
+        tree_defence: true,
+        ..SearchParams::default()
+    }
+}
+
+#[test]
+fn the_tree_defence_changes_nothing_in_games_without_the_hook() {
+    fn same<G: Game>(positions: &[G], depth: u32) {
+        for pos in positions {
+            assert_eq!(
+                search_summary(pos, with_tree_defence(), depth),
+                search_summary(pos, SearchParams::default(), depth),
+                "{}",
+                pos.to_fen()
+            );
+        }
+    }
+    same(&random_positions::<TicTacToe>(4, 5, 51), 6);
+    same(&random_positions::<Connect4>(6, 20, 52), 8);
+    same(&random_positions::<Lasca>(4, 16, 53), 5);
+    same(&random_positions::<BlackWhite>(4, 20, 54), 5);
+    same(&random_positions::<Breakthrough<u64>>(4, 30, 55), 4);
+}
+
+#[test]
+fn the_tree_defence_never_contradicts_a_gomoku_mate() {
+    use ply::search::score::is_mate;
+    // The defence searches some moves only if all the others lose, so a
+    // mate it claims (won or lost) must never be the opposite of what the
+    // search without it says. And it must change some searches and meet
+    // some mates, or this tests nothing.
+    let (mut mates, mut changed) = (0, 0);
+    for (size, seed) in [(9usize, 61u64), (11, 62), (13, 63)] {
+        for pos in small_gomoku_positions(size, 150, seed) {
+            let (nodes, score, _) = search_summary(&pos, with_tree_defence(), 5);
+            let (plain_nodes, plain, _) = search_summary(&pos, SearchParams::default(), 5);
+            changed += usize::from(nodes != plain_nodes);
+            if is_mate(score) && is_mate(plain) {
+                mates += 1;
+                assert_eq!(
+                    plain.signum(),
+                    score.signum(),
+                    "{}: {score} with the defence, {plain} without",
+                    pos.to_fen()
+                );
+            }
+        }
+    }
+    assert!(mates >= 20, "only {mates} mates compared");
+    assert!(changed >= 20, "the defence changed only {changed} searches");
+}

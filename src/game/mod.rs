@@ -241,6 +241,19 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// The defence against the opponent's quick win: when the opponent,
+    /// were it to move now (the side to move passing), would have a win
+    /// the game's fast threat search ([`Game::forced_win`]) proves within
+    /// `effort`, appends the moves that may stop it (in gomoku, our fours
+    /// and the cells the proof's line uses) and says true. The search then
+    /// tries these first, and the rest only if all of them lose. False,
+    /// with nothing appended, when there is no such win or the game does
+    /// not say (the default), and where [`Game::search_moves`] already
+    /// answers the threat.
+    fn threat_defences(&mut self, _effort: u64, _moves: &mut Vec<Self::Move>) -> bool {
+        false
+    }
+
     /// Whether `mv` (a move of the side to move, not yet made) is quiet:
     /// one that late-move reductions may search less deeply, and that
     /// late-move pruning may skip near the horizon, when it comes late in

@@ -51,6 +51,13 @@ const MIN_SPACE_EFFORT: u64 = 300;
 /// A score this much below the previous iteration's makes the root
 /// unstable (a threat has appeared): it gets more time.
 const UNSTABLE_DROP: i32 = 60;
+/// The defence against the opponent's quick win after a pass works at
+/// this depth and above, with this much effort of the game's threat search.
+const DEFENCE_MIN_DEPTH: i32 = 2;
+const DEFENCE_EFFORT: u64 = 64;
+/// Taken from the ordering scores of the moves the defence holds back,
+/// so that they come after every defending move.
+const HELD_BACK: i64 = 1 << 52;
 /// Late-move reductions start at this depth.
 const LMR_MIN_DEPTH: i32 = 3;
 /// Late-move pruning works at this depth and below.
@@ -205,6 +212,8 @@ pub struct Searcher<G: Game> {
     /// Moves left for the end of a node's list because another thread was
     /// searching them (parallel search only).
     deferred: Vec<Vec<G::Move>>,
+    /// Per ply, scratch for the moves a defending node holds back.
+    rest: Vec<Vec<G::Move>>,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
     seldepth: usize,
@@ -272,6 +281,7 @@ impl<G: Game> Searcher<G> {
             moves: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
             deferred: vec![Vec::new(); MAX_PLY + 1],
+            rest: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             seldepth: 0,
@@ -1131,8 +1141,24 @@ impl<G: Game> Searcher<G> {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
         let restricted_root = ply == 0 && !self.excluded_root.is_empty();
+        // Against the opponent's quick win after a pass, the moves that
+        // may stop it come first, and the rest, held back, only if all of
+        // them lose (so that no loss is claimed that one of those avoids).
+        let mut held = usize::MAX;
         if restricted_root || (ply == 0 && !self.root_only.is_empty()) {
             self.root_moves(pos, &mut moves);
+        } else if self.params.tree_defence
+            && self.params.threat_search
+            && depth >= DEFENCE_MIN_DEPTH
+            && pos.threat_defences(DEFENCE_EFFORT, &mut moves)
+        {
+            held = moves.len();
+            let mut rest = std::mem::take(&mut self.rest[ply]);
+            rest.clear();
+            pos.search_moves(&mut rest);
+            rest.retain(|mv| !moves.contains(mv));
+            moves.extend_from_slice(&rest);
+            self.rest[ply] = rest;
         } else {
             pos.search_moves(&mut moves);
         }
@@ -1141,6 +1167,9 @@ impl<G: Game> Searcher<G> {
         }
         self.ordering
             .score_moves(pos, &self.params, &moves, tt_move, ply, &mut scores);
+        for score in scores.iter_mut().skip(held) {
+            *score -= HELD_BACK;
+        }
 
         let original_alpha = alpha;
         let mut best = if moves.is_empty() { 0 } else { -INFINITY };
@@ -1155,6 +1184,12 @@ impl<G: Game> Searcher<G> {
         let listed = moves.len();
         let mut i = 0;
         while i < listed + deferred.len() {
+            if i == held && best > -MATE_BOUND {
+                // A defence holds: the held-back moves are not searched.
+                self.horizon_hits += 1;
+                i = listed;
+                continue;
+            }
             let mv = if i < listed {
                 pick_next(&mut moves, &mut scores, i);
                 moves[i]

@@ -1,9 +1,9 @@
 //! Search enhancements as switches, so that each can be measured on and
-//! off. All are on by default but the threat-space defence, which has not
-//! yet shown a gain in matches.
+//! off. All are on by default but the threat-space defence and the tree
+//! defence, which have not yet shown a gain in matches.
 
 /// Which enhancements the searcher uses; [`SearchParams::default`] turns
-/// all on but `threat_defence`, [`SearchParams::all`]`(false)` gives plain alpha-beta to a fixed
+/// all on but `threat_defence` and `tree_defence`, [`SearchParams::all`]`(false)` gives plain alpha-beta to a fixed
 /// depth. Each is a UGI option (see [`SWITCHES`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchParams {
@@ -55,12 +55,18 @@ pub struct SearchParams {
     /// Moves the game calls forcing ([`crate::game::Game::forcing_move`])
     /// are searched one ply deeper.
     pub extensions: bool,
+    /// With `threat_search`: where the opponent would have a quick
+    /// threat-search win if the side to move passed, the moves the game
+    /// says may stop it ([`crate::game::Game::threat_defences`]) are
+    /// searched first, and the others only if all of those lose.
+    pub tree_defence: bool,
 }
 
 impl Default for SearchParams {
     fn default() -> Self {
         let mut params = SearchParams::all(true);
         params.threat_defence = false;
+        params.tree_defence = false;
         params
     }
 }
@@ -86,6 +92,7 @@ pub const SWITCHES: &[(&str, Accessor)] = &[
     ("UseLMR", |p| &mut p.lmr),
     ("UseLateMovePruning", |p| &mut p.late_move_pruning),
     ("UseExtensions", |p| &mut p.extensions),
+    ("UseTreeDefence", |p| &mut p.tree_defence),
 ];
 
 impl SearchParams {
@@ -109,6 +116,7 @@ impl SearchParams {
             lmr: on,
             late_move_pruning: on,
             extensions: on,
+            tree_defence: on,
         }
     }
 

@@ -81,7 +81,7 @@ pub fn configs() -> Vec<Config> {
             &["UseLMR", "UseLateMovePruning", "UseExtensions"],
         ),
         // Every switch on (the solver is idle at a fixed depth; the
-        // threat-space defence, off in play, included): the base of the
+        // defences, off in play, included): the base of the
         // switch-off rows.
         (
             "full",
@@ -91,6 +91,7 @@ pub fn configs() -> Vec<Config> {
                 "UseThreatSearch",
                 "UseThreatSpace",
                 "UseThreatDefence",
+                "UseTreeDefence",
             ],
         ),
     ];

@@ -7,6 +7,7 @@
 //! of the 32 cells on its lines, and the pattern tables turn codes into
 //! threats and evaluation weights incrementally.
 
+mod defence;
 mod eval;
 pub mod openings;
 mod patterns;
@@ -941,6 +942,11 @@ impl Game for Gomoku {
             Vct::Win(mv, plies) => Some((mv, plies)),
             Vct::None | Vct::Unknown => None,
         }
+    }
+
+    /// Our fours and the cells of the opponent's VCF after a pass.
+    fn threat_defences(&mut self, effort: u64, moves: &mut Vec<u16>) -> bool {
+        self.vcf_defences(effort, moves)
     }
 
     fn make_null_move(&mut self) {

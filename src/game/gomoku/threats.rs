@@ -148,7 +148,7 @@ impl Gomoku {
 
     /// Up to four empty cells on the lines through `i` where `color` wins
     /// at once (exact): the five-points a stone on `i` made.
-    fn fives_through(&self, i: usize, color: u8) -> ([u16; 4], usize) {
+    pub(super) fn fives_through(&self, i: usize, color: u8) -> ([u16; 4], usize) {
         let mut found = [0; 4];
         let mut n = 0;
         let c = (color - 1) as usize;
@@ -356,7 +356,7 @@ impl Gomoku {
     /// The threat the opponent's (`them`) cell `t` would still make after
     /// a stone of `me` on `c`: `t`'s patterns re-read with that stone on
     /// the one line (if any) through both, without playing it.
-    fn threat_after(&self, them: u8, t: usize, me: u8, c: usize) -> u8 {
+    pub(super) fn threat_after(&self, them: u8, t: usize, me: u8, c: usize) -> u8 {
         if c == t {
             return Threat::None as u8;
         }
