@@ -644,10 +644,17 @@ fn a_win_by_fours_is_seen_at_the_horizon() {
     assert!(!is_mate(search_value(&pos, without, 1)));
 }
 
-/// The tree defence on: default switches otherwise.
+/// The tree defence on and off: default switches otherwise.
 fn with_tree_defence() -> SearchParams {
     SearchParams {
         tree_defence: true,
+        ..SearchParams::default()
+    }
+}
+
+fn without_tree_defence() -> SearchParams {
+    SearchParams {
+        tree_defence: false,
         ..SearchParams::default()
     }
 }
@@ -658,7 +665,7 @@ fn the_tree_defence_changes_nothing_in_games_without_the_hook() {
         for pos in positions {
             assert_eq!(
                 search_summary(pos, with_tree_defence(), depth),
-                search_summary(pos, SearchParams::default(), depth),
+                search_summary(pos, without_tree_defence(), depth),
                 "{}",
                 pos.to_fen()
             );
@@ -682,7 +689,7 @@ fn the_tree_defence_never_contradicts_a_gomoku_mate() {
     for (size, seed) in [(9usize, 61u64), (11, 62), (13, 63)] {
         for pos in small_gomoku_positions(size, 150, seed) {
             let (nodes, score, _) = search_summary(&pos, with_tree_defence(), 5);
-            let (plain_nodes, plain, _) = search_summary(&pos, SearchParams::default(), 5);
+            let (plain_nodes, plain, _) = search_summary(&pos, without_tree_defence(), 5);
             changed += usize::from(nodes != plain_nodes);
             if is_mate(score) && is_mate(plain) {
                 mates += 1;
