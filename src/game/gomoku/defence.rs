@@ -13,8 +13,8 @@
 
 use super::patterns::Threat;
 use super::rules::{EMPTY, Rule};
-use super::threats::{Vcf, makes_four};
-use super::{CellSet, Gomoku, color_of};
+use super::threats::{FOURS, Vcf, makes_four};
+use super::{CellSet, Gomoku, bits, color_of};
 use crate::game::Game;
 
 /// Proof nodes the walk over the opponent's VCF visits at most (the proofs
@@ -52,29 +52,25 @@ impl Gomoku {
             return false;
         }
         // The cells that would make one of our forced replies a four.
-        for (w, &word) in replies.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let r = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                for &dir in &self.dirs {
-                    for k in (-4..=4isize).filter(|&k| k != 0) {
-                        let c = (r as isize + k * dir) as usize;
-                        if self.cells[c] == EMPTY && makes_four(self.threat_after(me, r, me, c)) {
-                            marked[c / 64] |= 1 << (c % 64);
-                        }
+        for r in bits(&replies) {
+            for &dir in &self.dirs {
+                for k in (-4..=4isize).filter(|&k| k != 0) {
+                    let c = (r as isize + k * dir) as usize;
+                    if self.cells[c] == EMPTY && makes_four(self.threat_after(me, r, me, c)) {
+                        marked[c / 64] |= 1 << (c % 64);
                     }
                 }
             }
         }
-        let m = (me - 1) as usize;
+        // And our own fours; all by increasing index.
+        let words = self.size.div_ceil(64);
+        for (w, word) in marked.iter_mut().enumerate().take(words) {
+            *word |= self.threat_word(me, FOURS, w);
+        }
         let start = out.len();
         out.extend(
-            self.interior()
-                .filter(|&i| {
-                    (marked[i / 64] & (1 << (i % 64)) != 0 || makes_four(self.info[m][i].threat))
-                        && self.legal_for(i, me)
-                })
+            bits(&marked[..words])
+                .filter(|&i| self.legal_for(i, me))
                 .map(|i| i as u16),
         );
         out.len() > start

@@ -26,7 +26,7 @@ pub fn makes_four(threat: u8) -> bool {
 const WINNING_NEXT: u8 =
     1 << Threat::FourThree as u8 | 1 << Threat::OpenFour as u8 | 1 << Threat::Five as u8;
 /// The threats that make at least a four (see `makes_four`).
-const FOURS: u8 = WINNING_NEXT | 1 << Threat::Four as u8;
+pub(super) const FOURS: u8 = WINNING_NEXT | 1 << Threat::Four as u8;
 
 /// VCF attacker moves deeper than this are not tried.
 pub const VCF_MAX_DEPTH: u32 = 30;
