@@ -146,8 +146,10 @@ enum Command {
         /// the most with --sprt.
         #[arg(long)]
         games: u32,
-        /// Clock per game: SECONDS+INC, e.g. 10+0.1.
-        #[arg(long, value_name = "SECONDS+INC")]
+        /// Clock per game: SECONDS[/TURN][+INC], e.g. 10+0.1, or 120/5 for
+        /// Gomocup's 120 s per game and at most 5 s per move (Piskvork
+        /// engines and built-ins only: UGI has no turn limit).
+        #[arg(long, value_name = "SECONDS[/TURN][+INC]")]
         tc: Option<String>,
         /// Fixed time per move in milliseconds.
         #[arg(long, value_name = "MS")]

@@ -604,6 +604,102 @@ fn a_piskvork_non_move_reply_loses() {
     assert_eq!(num(&out, "wins"), 2.0, "{out}");
 }
 
+/// A Piskvork brain that writes every INFO line it gets to the file
+/// `argv[1]`, waits `argv[2]` seconds, then takes the first free cell.
+const SLOW_BRAIN: &str = r#"
+import sys, time
+log = open(sys.argv[1], 'a')
+taken = set()
+def play():
+    time.sleep(float(sys.argv[2]))
+    x, y = next((x, y) for y in range(15) for x in range(15) if (x, y) not in taken)
+    taken.add((x, y))
+    print('%d,%d' % (x, y), flush=True)
+for line in sys.stdin:
+    w = line.strip()
+    if w.upper().startswith('START') or w.upper() == 'RESTART':
+        taken.clear()
+        print('OK', flush=True)
+    elif w.upper().startswith('INFO'):
+        log.write(w + '\n'); log.flush()
+    elif w.upper() == 'BEGIN':
+        play()
+    elif w.upper().startswith('TURN'):
+        x, y = w.split()[1].split(',')
+        taken.add((int(x), int(y)))
+        play()
+    elif w.upper() == 'BOARD':
+        for row in sys.stdin:
+            if row.strip().upper() == 'DONE':
+                break
+            x, y, _ = row.strip().split(',')
+            taken.add((int(x), int(y)))
+        play()
+    elif w.upper() == 'END':
+        break
+"#;
+
+#[test]
+fn a_turn_limit_is_sent_and_enforced_apart_from_the_clock() {
+    let dir = scratch("turn-limit");
+    let script = dir.join("brain.py");
+    std::fs::write(&script, SLOW_BRAIN).unwrap();
+    let log = dir.join("info.txt");
+    // The brain waits `delay` seconds a move under a 20 s clock with a
+    // 0.3 s turn limit.
+    let play = |delay: &str, margin: &str| {
+        let brain = format!(
+            "cmd=python3 {} {} {delay},proto=piskvork,name=brain",
+            script.display(),
+            log.display()
+        );
+        run_match(&[
+            "--game",
+            "gomoku",
+            "--engine",
+            "builtin=random",
+            "--engine",
+            &brain,
+            "--games",
+            "2",
+            "--tc",
+            "20/0.3",
+            "--margin",
+            margin,
+        ])
+    };
+    // 0.5 s a move breaks the turn limit, though the clock would allow it.
+    let out = play("0.5", "100");
+    assert_eq!(num(&out, "opponent_time_losses"), 2.0, "{out}");
+    let info = std::fs::read_to_string(&log).unwrap();
+    for line in [
+        "INFO timeout_match 20000",
+        "INFO timeout_turn 300",
+        "INFO time_left 20000",
+    ] {
+        assert!(info.lines().any(|l| l == line), "{line} not in {info}");
+    }
+    // Within the turn limit it plays its games out.
+    let out = play("0", "1000");
+    assert_eq!(num(&out, "opponent_time_losses"), 0.0, "{out}");
+    assert_eq!(num(&out, "opponent_crashes"), 0.0, "{out}");
+}
+
+#[test]
+fn a_turn_limit_is_refused_for_ugi_engines() {
+    ply()
+        .args(["match", "--game", "connect4", "--games", "2"])
+        .args(["--tc", "10/1", "--engine", "builtin=random"])
+        .args(["--engine", &format!("cmd={} --game connect4", ply_path())])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("turn limit")
+                .and(predicate::str::contains("UGI"))
+                .and(predicate::str::contains("panicked").not()),
+        );
+}
+
 #[test]
 fn help_documents_the_match_command() {
     ply().args(["match", "--help"]).assert().success().stdout(

@@ -7,8 +7,14 @@ use crate::game::Player as Side;
 /// How long each move may take, as the match was asked to play.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TimeControl {
-    /// A clock per player and game: base time plus an increment per move.
-    Clock { base_ms: u64, inc_ms: u64 },
+    /// A clock per player and game: base time plus an increment per move,
+    /// and, as in Gomocup, at most `turn_ms` for any one move (0: no
+    /// such limit).
+    Clock {
+        base_ms: u64,
+        inc_ms: u64,
+        turn_ms: u64,
+    },
     /// A fixed time per move.
     MoveTime(u64),
     /// A fixed search depth (no clock; a hard cap still guards the referee).
@@ -18,35 +24,64 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
-    /// `SECONDS+INC` (both in seconds, fractions allowed) or `SECONDS`.
+    /// `SECONDS[/TURN][+INC]`, all in seconds (fractions allowed): the
+    /// game's time per player, the most one move may take (Gomocup's
+    /// `timeout_turn`; without it, the clock is the only limit) and the
+    /// increment per move.
     pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
         let seconds = |t: &str| -> Result<u64, String> {
-            let v: f64 = t
-                .trim()
-                .parse()
-                .map_err(|_| format!("--tc '{text}': expected SECONDS+INC, like 10+0.1"))?;
+            let v: f64 = t.trim().parse().map_err(|_| {
+                format!("--tc '{text}': expected SECONDS[/TURN][+INC], like 10+0.1 or 120/5")
+            })?;
             if !v.is_finite() || !(0.0..=1.0e7).contains(&v) {
                 return Err(format!("--tc '{text}': time out of range"));
             }
             Ok((v * 1000.0).round() as u64)
         };
-        let (base, inc) = match text.split_once('+') {
-            Some((b, i)) => (seconds(b)?, seconds(i)?),
-            None => (seconds(text)?, 0),
+        let (clock, inc) = match text.split_once('+') {
+            Some((c, i)) => (c, seconds(i)?),
+            None => (text, 0),
+        };
+        let (base, turn) = match clock.split_once('/') {
+            Some((b, t)) => (seconds(b)?, Some(seconds(t)?)),
+            None => (seconds(clock)?, None),
         };
         if base == 0 && inc == 0 {
             return Err(format!("--tc '{text}': the clock must not be zero"));
         }
+        if turn == Some(0) {
+            return Err(format!("--tc '{text}': the turn limit must not be zero"));
+        }
         Ok(TimeControl::Clock {
             base_ms: base,
             inc_ms: inc,
+            turn_ms: turn.unwrap_or(0),
         })
+    }
+
+    /// The most one move may take, when the time control sets it apart
+    /// from the clock.
+    pub fn turn_limit_ms(&self) -> Option<u64> {
+        match *self {
+            TimeControl::Clock { turn_ms, .. } if turn_ms > 0 => Some(turn_ms),
+            _ => None,
+        }
     }
 
     pub fn describe(&self) -> String {
         match *self {
-            TimeControl::Clock { base_ms, inc_ms } => {
-                format!("{}+{}", base_ms as f64 / 1000.0, inc_ms as f64 / 1000.0)
+            TimeControl::Clock {
+                base_ms,
+                inc_ms,
+                turn_ms,
+            } => {
+                let secs = |ms: u64| ms as f64 / 1000.0;
+                let turn = if turn_ms > 0 {
+                    format!("/{}", secs(turn_ms))
+                } else {
+                    String::new()
+                };
+                format!("{}{turn}+{}", secs(base_ms), secs(inc_ms))
             }
             TimeControl::MoveTime(ms) => format!("movetime {ms} ms"),
             TimeControl::Depth(d) => format!("depth {d}"),
@@ -81,9 +116,13 @@ impl Clocks {
         }
     }
 
-    /// What the side to move may use for this move, before the margin.
+    /// What the side to move may use for this move, before the margin:
+    /// the time left on its clock, or the turn limit when that is less.
     pub fn allowed(&self, side: Side) -> Duration {
         match self.tc {
+            TimeControl::Clock { turn_ms, .. } if turn_ms > 0 => {
+                self.left[side.index()].min(Duration::from_millis(turn_ms))
+            }
             TimeControl::Clock { .. } => self.left[side.index()],
             TimeControl::MoveTime(ms) => Duration::from_millis(ms),
             TimeControl::Depth(_) | TimeControl::Nodes(_) => self.cap,
@@ -129,16 +168,32 @@ mod tests {
             TimeControl::parse_tc("10+0.1"),
             Ok(TimeControl::Clock {
                 base_ms: 10_000,
-                inc_ms: 100
+                inc_ms: 100,
+                turn_ms: 0
             })
         );
         assert_eq!(
             TimeControl::parse_tc("0.5"),
             Ok(TimeControl::Clock {
                 base_ms: 500,
-                inc_ms: 0
+                inc_ms: 0,
+                turn_ms: 0
             })
         );
+        assert_eq!(
+            TimeControl::parse_tc("120/5"),
+            Ok(TimeControl::Clock {
+                base_ms: 120_000,
+                inc_ms: 0,
+                turn_ms: 5_000
+            })
+        );
+        assert_eq!(
+            TimeControl::parse_tc("180/30+0.5").map(|tc| tc.describe()),
+            Ok("180/30+0.5".to_string())
+        );
+        assert!(TimeControl::parse_tc("120/0").is_err());
+        assert!(TimeControl::parse_tc("120/x").is_err());
         assert!(TimeControl::parse_tc("ten").is_err());
         assert!(TimeControl::parse_tc("0+0").is_err());
         assert!(TimeControl::parse_tc("-1+0").is_err());
@@ -149,6 +204,7 @@ mod tests {
         let tc = TimeControl::Clock {
             base_ms: 1000,
             inc_ms: 100,
+            turn_ms: 0,
         };
         let mut c = Clocks::new(tc, Duration::from_millis(50), Duration::from_secs(60));
         assert!(c.charge(Side::P1, Duration::from_millis(300)));
@@ -158,5 +214,21 @@ mod tests {
         assert!(c.charge(Side::P1, Duration::from_millis(840)));
         assert_eq!(c.left_ms(Side::P1), 100);
         assert!(!c.charge(Side::P1, Duration::from_millis(151)));
+    }
+
+    #[test]
+    fn a_turn_limit_caps_each_move_below_the_clock() {
+        let tc = TimeControl::parse_tc("120/5").unwrap();
+        let mut c = Clocks::new(tc, Duration::from_millis(50), Duration::from_secs(60));
+        assert_eq!(c.allowed(Side::P1), Duration::from_secs(5));
+        // Within the turn and its margin: charged to the game's clock.
+        assert!(c.charge(Side::P1, Duration::from_millis(5_040)));
+        assert_eq!(c.left_ms(Side::P1), 114_960);
+        // Over the turn limit, though the clock has plenty left: late.
+        assert!(!c.charge(Side::P1, Duration::from_millis(5_051)));
+        // Once the clock holds less than a turn, the clock is the limit.
+        c.left[1] = Duration::from_millis(2_000);
+        assert_eq!(c.allowed(Side::P2), Duration::from_secs(2));
+        assert!(!c.charge(Side::P2, Duration::from_millis(2_051)));
     }
 }

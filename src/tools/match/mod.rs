@@ -211,6 +211,7 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
     let game = session.game();
     let description = registry::describe(game).map_err(anyhow::Error::msg)?;
     check_protocols(&specs, game, description)?;
+    check_turn_limit(&specs, options.tc)?;
     if options.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -338,6 +339,28 @@ fn check_protocols(
                 "engine '{}': Piskvork engines play {} only, not {game}",
                 s.name,
                 gomocup_games()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A turn limit apart from the clock is Gomocup's (`timeout_turn`): UGI's
+/// `go` has no way to say it, so such a match is refused rather than
+/// played under a clock the engine does not know.
+fn check_turn_limit(specs: &[EngineSpec], tc: TimeControl) -> anyhow::Result<()> {
+    if tc.turn_limit_ms().is_none() {
+        return Ok(());
+    }
+    for s in specs {
+        if let EngineKind::External {
+            proto: Proto::Ugi, ..
+        } = s.kind
+        {
+            bail!(
+                "engine '{}': a turn limit (--tc {}) is for Piskvork engines; UGI has none",
+                s.name,
+                tc.describe()
             );
         }
     }

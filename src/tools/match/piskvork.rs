@@ -159,7 +159,10 @@ impl Player for PiskvorkPlayer {
         match c.tc {
             TimeControl::Clock { base_ms, .. } => {
                 self.send(&format!("INFO timeout_match {base_ms}"))?;
-                self.send(&format!("INFO timeout_turn {}", c.left_ms(side)))?;
+                self.send(&format!(
+                    "INFO timeout_turn {}",
+                    c.allowed(side).as_millis()
+                ))?;
                 self.send(&format!("INFO time_left {}", c.left_ms(side)))?;
             }
             TimeControl::MoveTime(ms) => {
