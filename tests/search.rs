@@ -105,13 +105,16 @@ fn sample_masks(seed: u64, count: usize) -> Vec<u32> {
 
 /// Switches whose results at a fixed depth differ from plain negamax on
 /// purpose in games that opt in (gomoku): threat searches prove wins
-/// beyond the depth, reductions and pruning search less, extensions more.
-const GAMBLES: [&str; 5] = [
+/// beyond the depth, reductions and pruning search less, extensions more,
+/// futility pruning and razoring trust the evaluation.
+const GAMBLES: [&str; 7] = [
     "UseThreatSearch",
     "UseThreatSpace",
     "UseLMR",
     "UseLateMovePruning",
     "UseExtensions",
+    "UseFutility",
+    "UseRazoring",
 ];
 
 /// `masks` with the switch called `name` turned off.
@@ -550,12 +553,15 @@ fn search_summary<G: Game>(
 }
 
 /// How many of `positions` search differently (nodes, value or move)
-/// with reductions, late-move pruning and extensions than without.
-fn changed_by_late_moves<G: Game>(positions: &[G], depth: u32) -> usize {
+/// with reductions, late-move pruning, extensions, futility pruning and
+/// razoring than without.
+fn changed_by_selectivity<G: Game>(positions: &[G], depth: u32) -> usize {
     let without = SearchParams {
         lmr: false,
         late_move_pruning: false,
         extensions: false,
+        futility: false,
+        razoring: false,
         ..SearchParams::default()
     };
     positions
@@ -568,28 +574,28 @@ fn changed_by_late_moves<G: Game>(positions: &[G], depth: u32) -> usize {
 }
 
 #[test]
-fn late_move_switches_change_nothing_in_games_that_do_not_opt_in() {
+fn selective_switches_change_nothing_in_games_that_do_not_opt_in() {
     assert_eq!(
-        changed_by_late_moves(&random_positions::<TicTacToe>(4, 5, 31), 6),
+        changed_by_selectivity(&random_positions::<TicTacToe>(4, 5, 31), 6),
         0
     );
     assert_eq!(
-        changed_by_late_moves(&random_positions::<Connect4>(6, 20, 32), 8),
+        changed_by_selectivity(&random_positions::<Connect4>(6, 20, 32), 8),
         0
     );
     assert_eq!(
-        changed_by_late_moves(&random_positions::<Lasca>(4, 16, 33), 5),
+        changed_by_selectivity(&random_positions::<Lasca>(4, 16, 33), 5),
         0
     );
     assert_eq!(
-        changed_by_late_moves(&random_positions::<BlackWhite>(4, 20, 34), 5),
+        changed_by_selectivity(&random_positions::<BlackWhite>(4, 20, 34), 5),
         0
     );
     let positions = random_positions::<Breakthrough<u64>>(4, 30, 35);
-    assert_eq!(changed_by_late_moves(&positions, 4), 0);
+    assert_eq!(changed_by_selectivity(&positions, 4), 0);
     // Gomoku opts in, and the same comparison sees it.
     let positions = small_gomoku_positions(9, 6, 36);
-    assert!(changed_by_late_moves(&positions, 5) > 0);
+    assert!(changed_by_selectivity(&positions, 5) > 0);
 }
 
 #[test]

@@ -270,6 +270,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// How far a search `depth` plies deep may move the value from the
+    /// static evaluation here, in evaluation units: futility pruning and
+    /// razoring trust the evaluation that far. `None` (the default) where
+    /// the evaluation cannot be trusted so, and in games that do not opt
+    /// in: the search is then exactly as without them.
+    fn futility_margin(&self, _depth: i32) -> Option<i32> {
+        None
+    }
+
     /// Whether passing is a safe guess here (no zugzwang danger). Games
     /// where passing is never sound keep the default.
     fn null_move_allowed(&self) -> bool {

@@ -15,5 +15,6 @@ pub mod stats;
 pub mod time;
 pub mod tt;
 
+pub(crate) use alphabeta::tune;
 pub use alphabeta::{Proof, Report, SearchLimits, SearchResult, Searcher};
 pub use params::SearchParams;

@@ -78,7 +78,13 @@ pub fn configs() -> Vec<Config> {
         ("+quiescence", &["UseQuiescence"]),
         (
             "+latemoves",
-            &["UseLMR", "UseLateMovePruning", "UseExtensions"],
+            &[
+                "UseLMR",
+                "UseLateMovePruning",
+                "UseExtensions",
+                "UseFutility",
+                "UseRazoring",
+            ],
         ),
         // Every switch on (the solver is idle at a fixed depth; the
         // defences, off in play, included): the base of the

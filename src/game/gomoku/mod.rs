@@ -349,8 +349,8 @@ impl Gomoku {
             let both = [0, 1, 2, 3].map(|d| self.table.get_both(codes[d]) << (4 * d));
             let packed = both.iter().fold(0, |word, &p| word | p);
             self.patterns[i] = packed;
-            self.set_info(0, i, self.table.cell_info(packed as u16));
-            self.set_info(1, i, self.table.cell_info((packed >> 16) as u16));
+            self.set_info(0, i, self.table.cell_info(0, packed as u16));
+            self.set_info(1, i, self.table.cell_info(1, (packed >> 16) as u16));
         } else {
             self.set_info(0, i, CellInfo::default());
             self.set_info(1, i, CellInfo::default());
@@ -400,10 +400,10 @@ impl Gomoku {
             self.patterns[j] = new;
             let changed = old ^ new;
             if changed & 0xffff != 0 {
-                self.set_info(0, j, self.table.cell_info(new as u16));
+                self.set_info(0, j, self.table.cell_info(0, new as u16));
             }
             if changed >> 16 != 0 {
-                self.set_info(1, j, self.table.cell_info((new >> 16) as u16));
+                self.set_info(1, j, self.table.cell_info(1, (new >> 16) as u16));
             }
         }
     }
@@ -917,6 +917,15 @@ impl Game for Gomoku {
     fn forcing_move(&self, mv: u16) -> bool {
         let me = (color_of(self.side) - 1) as usize;
         threats::makes_four(self.info[me][mv as usize].threat)
+    }
+
+    /// Not while either side has a five to make (the opponent's must be
+    /// blocked, ours wins): the evaluation does not see that far.
+    fn futility_margin(&self, depth: i32) -> Option<i32> {
+        let me = color_of(self.side);
+        (self.stones >= 4
+            && self.threats(me, Threat::Five) + self.threats(3 - me, Threat::Five) == 0)
+            .then(|| crate::search::tune("FUTM", 200) * depth)
     }
 
     fn null_move_allowed(&self) -> bool {

@@ -166,8 +166,9 @@ pub struct PatternTable {
     /// Both colours' patterns of a code in one word (see `get_both`):
     /// one memory access per code.
     both: Box<[u32; 1 << 16]>,
-    /// `combine` of every four packed patterns (see `pack`).
-    infos: Box<[CellInfo; 1 << 16]>,
+    /// `combine` of every four packed patterns (see `pack`), black's
+    /// table then white's (they differ where black has forbidden moves).
+    infos: [Box<[CellInfo; 1 << 16]>; 2],
 }
 
 fn swap_colors(code: u32) -> u32 {
@@ -200,7 +201,10 @@ impl PatternTable {
         PatternTable {
             by_color: [black, white],
             both,
-            infos: cell_infos(),
+            infos: [
+                cell_infos(rule.has_forbidden(BLACK)),
+                cell_infos(rule.has_forbidden(WHITE)),
+            ],
         }
     }
 
@@ -223,10 +227,11 @@ impl PatternTable {
         self.both[code as usize]
     }
 
-    /// `combine` of four packed patterns (see `pack`), looked up.
+    /// `combine` of four packed patterns (see `pack`) of a colour (0
+    /// black, 1 white), looked up.
     #[inline(always)]
-    pub fn cell_info(&self, packed: u16) -> CellInfo {
-        self.infos[usize::from(packed)]
+    pub fn cell_info(&self, c: usize, packed: u16) -> CellInfo {
+        self.infos[c & 1][usize::from(packed)]
     }
 }
 
@@ -271,13 +276,18 @@ pub fn pack(patterns: [Pattern; 4]) -> u16 {
 
 /// `combine` of every word of four packed patterns: cells are re-rated on
 /// every move, so all tuples are rated once (nibbles above the last
-/// pattern rate as `None`; they never occur).
-fn cell_infos() -> Box<[CellInfo; 1 << 16]> {
+/// pattern rate as `None`; they never occur). With `forbidden` (renju's
+/// black), a cell the patterns show to be forbidden is worth nothing.
+fn cell_infos(forbidden: bool) -> Box<[CellInfo; 1 << 16]> {
     let mut infos = Box::new([CellInfo::default(); 1 << 16]);
     for (packed, info) in infos.iter_mut().enumerate() {
         let patterns =
             [0, 1, 2, 3].map(|d| *ALL.get((packed >> (4 * d)) & 15).unwrap_or(&Pattern::None));
-        let (threat, weight) = combine(patterns);
+        let (threat, weight) = if forbidden && looks_forbidden(patterns) {
+            (Threat::None, 0)
+        } else {
+            combine(patterns)
+        };
         *info = CellInfo {
             threat: threat as u8,
             weight: weight as i16,
@@ -289,7 +299,20 @@ fn cell_infos() -> Box<[CellInfo; 1 << 16]> {
 /// `combine` looked up.
 #[cfg(test)]
 pub fn cell_info(patterns: [Pattern; 4]) -> CellInfo {
-    PatternTable::for_rule(Rule::Freestyle).cell_info(pack(patterns))
+    PatternTable::for_rule(Rule::Freestyle).cell_info(0, pack(patterns))
+}
+
+/// Whether a stone of renju's black with these four line patterns would
+/// be forbidden, as far as the patterns tell: no five, and an overline,
+/// two fours, or two open threes. (The exact test, which legality uses,
+/// also asks whether each three can really become an open four; the
+/// evaluation and the threat counts take the patterns' word.)
+pub fn looks_forbidden(patterns: [Pattern; 4]) -> bool {
+    let n = |p: Pattern| patterns.iter().filter(|&&q| q == p).count();
+    n(Pattern::Five) == 0
+        && (n(Pattern::Overline) > 0
+            || n(Pattern::Blocked4) + n(Pattern::Open4) >= 2
+            || n(Pattern::Open3) >= 2)
 }
 
 /// Combined threat and evaluation weight of the four patterns of a cell.

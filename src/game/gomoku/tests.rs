@@ -107,6 +107,37 @@ fn renju_double_three_is_forbidden() {
 }
 
 #[test]
+fn renju_forbidden_cells_are_no_threat_of_blacks() {
+    // Black's double three and double four are forbidden points: no
+    // threat and no weight for black in renju, as they are elsewhere.
+    for (rows, freestyle) in [
+        (
+            &["", "", "", ".....x", ".....x", "...xx"][..],
+            Threat::DoubleThree,
+        ),
+        (
+            &["", "", ".....x", ".....x", ".....x", ".oxxx"][..],
+            Threat::OpenFour,
+        ),
+    ] {
+        let i = cell(&diagram(Rule::Renju, rows, Player::P1), 5, 5) as usize;
+        let renju = diagram(Rule::Renju, rows, Player::P1);
+        assert_eq!(renju.info[0][i].threat, Threat::None as u8);
+        assert_eq!(renju.info[0][i].weight, 0);
+        let free = diagram(Rule::Freestyle, rows, Player::P1);
+        assert_eq!(free.info[0][i].threat, freestyle as u8);
+        // White's same shape counts in renju too.
+        let swapped: Vec<String> = rows
+            .iter()
+            .map(|r| r.replace('x', "X").replace('o', "x").replace('X', "o"))
+            .collect();
+        let swapped: Vec<&str> = swapped.iter().map(String::as_str).collect();
+        let white = diagram(Rule::Renju, &swapped, Player::P2);
+        assert_eq!(white.info[1][i].threat, freestyle as u8);
+    }
+}
+
+#[test]
 fn renju_double_four_is_forbidden_also_on_one_line() {
     let rows = ["", "", ".....x", ".....x", ".....x", ".oxxx"];
     let pos = diagram(Rule::Renju, &rows, Player::P1);
@@ -889,6 +920,19 @@ fn quiet_and_forcing_moves() {
     let mut moves = Vec::new();
     threatened.generate_moves(&mut moves);
     assert!(moves.iter().all(|&m| !threatened.quiet_move(m)));
+}
+
+#[test]
+fn the_evaluation_is_trusted_only_without_a_five_to_make() {
+    // A quiet position: a margin growing with the depth.
+    let quiet = rows(&[(7, "......xo"), (8, "......ox")], Player::P1);
+    let (one, three) = (quiet.futility_margin(1), quiet.futility_margin(3));
+    assert!(one.is_some_and(|m| m > 0) && three > one);
+    // White has a four to block, or black a five to make: none.
+    let blocked = rows(&[(7, ".....oooo"), (8, ".....xxx")], Player::P1);
+    assert_eq!(blocked.futility_margin(2), None);
+    let winning = rows(&[(7, ".....xxxx"), (8, ".....ooo")], Player::P1);
+    assert_eq!(winning.futility_margin(2), None);
 }
 
 const THREAT_LIST: [Threat; THREATS] = [

@@ -373,7 +373,7 @@ impl Gomoku {
             let shift = 4 * d;
             packed = (packed & !(0xf << shift)) | ((self.table.get(them, code) as u16) << shift);
         }
-        self.table.cell_info(packed).threat
+        self.table.cell_info(usize::from(them - 1), packed).threat
     }
 
     /// [`Self::defences`] narrowed for the play search: against an open
