@@ -32,9 +32,9 @@ pub struct SearchParams {
     /// Timed searches of games with a bounded length first try to solve
     /// the root exactly (the solving mode), with half the time.
     pub solver: bool,
-    /// Ask the game for a win proved by its threat search (at the root,
-    /// in the tree and, with little work, at the horizon); such wins may
-    /// lie beyond the nominal depth.
+    /// Ask the game for a win proved by its threat search (at the root
+    /// and, with little work, at the horizon); such wins may lie beyond
+    /// the nominal depth.
     pub threat_search: bool,
     /// Ask the game's wider threat search ([`crate::game::Game::threat_win`]):
     /// a win for the side to move at the root is played at once.
