@@ -264,6 +264,7 @@ impl Game for Connect4 {
     type Move = u8;
     const DESCRIPTION: &'static Description = &DESCRIPTION;
     const HISTORY_SLOTS: usize = WIDTH;
+    const HASH_AFTER_IS_CHEAP: bool = true;
 
     fn start(settings: &Settings) -> Result<Self, GameError> {
         super::settings_must_be_default(Self::NAME, settings)?;

@@ -148,6 +148,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Number of distinct slots [`Game::history_slot`] maps moves onto.
     const HISTORY_SLOTS: usize;
 
+    /// Whether [`Game::hash_after`] is cheaper than making the move (a
+    /// game that overrides it says so): the search then loads a child's
+    /// table entry while the move is made.
+    const HASH_AFTER_IS_CHEAP: bool = false;
+
     /// The start position of the variant `settings` names; `Err` for a size
     /// or rule the game does not offer.
     fn start(settings: &Settings) -> Result<Self, GameError>;

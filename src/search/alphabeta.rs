@@ -73,7 +73,9 @@ const RAZOR_MAX_DEPTH: i32 = 4;
 fn lmr_reduction(depth: i32, index: usize) -> i32 {
     let d = f64::from(depth.max(1));
     let n = (index + 1) as f64;
-    (0.5 + d.ln() * n.ln() / 2.0) as i32
+    let base = f64::from(tune("LMRB", 5)) / 10.0;
+    let divisor = f64::from(tune("LMRD", 20)) / 10.0;
+    (base + d.ln() * n.ln() / divisor) as i32
 }
 
 /// Moves searched at a node `depth` plies from the horizon before
@@ -1263,13 +1265,49 @@ impl<G: Game> Searcher<G> {
         let deferring = self.parallel && depth > DEFER_DEPTH;
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
         deferred.clear();
-        let listed = moves.len();
+        let mut listed = moves.len();
+        let late_moves_prunable =
+            self.params.late_move_pruning && !pv_node && depth <= tune("LMPD", LMP_MAX_DEPTH);
+        let mut late_moves_pruned = false;
         let mut i = 0;
         while i < listed + deferred.len() {
             if i == held && best > -MATE_BOUND {
                 // A defence holds: the held-back moves are not searched.
                 self.horizon_hits += 1;
                 i = listed;
+                continue;
+            }
+            // Late-move pruning, once it applies here, applies to every
+            // later quiet move: they go at once, not sorted only to be
+            // skipped one by one.
+            if late_moves_prunable
+                && !late_moves_pruned
+                && i > 0
+                && i < listed
+                && i >= lmp_moves(depth)
+                && best > -MATE_BOUND
+            {
+                late_moves_pruned = true;
+                let mut kept = i;
+                let mut kept_before_held = i;
+                for j in i..listed {
+                    if pos.quiet_move(moves[j]) {
+                        self.horizon_hits += 1;
+                        continue;
+                    }
+                    moves[kept] = moves[j];
+                    scores[kept] = scores[j];
+                    kept += 1;
+                    if j < held {
+                        kept_before_held = kept;
+                    }
+                }
+                if held != usize::MAX && held >= i {
+                    held = kept_before_held;
+                }
+                moves.truncate(kept);
+                scores.truncate(kept);
+                listed = kept;
                 continue;
             }
             let mv = if i < listed {
@@ -1283,17 +1321,6 @@ impl<G: Game> Searcher<G> {
                 && i < listed
                 && (self.params.lmr || self.params.late_move_pruning)
                 && pos.quiet_move(mv);
-            if quiet
-                && self.params.late_move_pruning
-                && !pv_node
-                && depth <= tune("LMPD", LMP_MAX_DEPTH)
-                && i >= lmp_moves(depth)
-                && best > -MATE_BOUND
-            {
-                self.horizon_hits += 1;
-                i += 1;
-                continue;
-            }
             let extension = i32::from(
                 self.params.extensions
                     && (ply as u32) < 2 * self.iteration_depth
@@ -1303,6 +1330,7 @@ impl<G: Game> Searcher<G> {
             if self.stats.tracing() {
                 self.stats.next_move(pos.move_to_string(mv));
             }
+            self.prefetch_child(pos, mv);
             pos.make_move(mv);
             if deferring && i > 0 && i < listed && self.shared.busy_elsewhere(pos.hash(), self.id) {
                 pos.unmake_move(mv);
@@ -1410,6 +1438,15 @@ impl<G: Game> Searcher<G> {
         line.clear();
         line.push(mv);
         line.extend_from_slice(&tail[0]);
+    }
+
+    /// Starts loading the table entry of the position after `mv`, so the
+    /// child's probe finds it in the cache once the move is made.
+    #[inline(always)]
+    fn prefetch_child(&self, pos: &G, mv: G::Move) {
+        if G::HASH_AFTER_IS_CHEAP && self.params.transposition_table {
+            self.tt.prefetch(pos.hash_after(mv));
+        }
     }
 
     /// Stand pat on the static evaluation, or try the game's tactical moves.

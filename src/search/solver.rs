@@ -280,14 +280,7 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
 
     /// Starts loading the entry of `key` into the cache.
     fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint; any address is allowed.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(self.index(key)).cast());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::slab::prefetch(self.entries.as_ptr().wrapping_add(self.index(key)));
     }
 
     /// Lower bound, upper bound and proving move, root-relative at `ply`.
@@ -450,14 +443,7 @@ impl SharedBounds {
     }
 
     fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint; any address is allowed.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(self.word(key).as_ptr().cast());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::slab::prefetch(self.word(key).as_ptr());
     }
 }
 

@@ -177,6 +177,19 @@ impl<M: Copy + Default + PartialEq + PackedMove> TranspositionTable<M> {
         ((key as u128 * self.buckets as u128) >> 64) as usize
     }
 
+    /// Starts loading the bucket of `key` into the cache, for a probe soon
+    /// after (its first and last words: a bucket may cross a line).
+    pub fn prefetch(&self, key: u64) {
+        let words = self.words.slice();
+        let start = self.index(key) * BUCKET * Self::ENTRY_WORDS;
+        super::slab::prefetch(words.as_ptr().wrapping_add(start));
+        super::slab::prefetch(
+            words
+                .as_ptr()
+                .wrapping_add(start + BUCKET * Self::ENTRY_WORDS - 1),
+        );
+    }
+
     /// The words of entry `i` of the bucket at `index`.
     fn entry(&self, index: usize, i: usize) -> &[AtomicU32] {
         let start = (index * BUCKET + i) * Self::ENTRY_WORDS;

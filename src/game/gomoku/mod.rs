@@ -658,13 +658,6 @@ impl Gomoku {
             .fold(0, |word, t| word | sets[t][w])
     }
 
-    /// The hash after the side to move plays `mv`.
-    fn hash_after(&self, mv: u16) -> u64 {
-        let keys = zobrist();
-        let color = color_of(self.side);
-        self.hash ^ keys[(color as usize - 1) * MAX_CELLS + mv as usize] ^ keys[SIDE_KEY]
-    }
-
     fn threats(&self, color: u8, threat: Threat) -> u16 {
         self.threat_count[(color - 1) as usize][threat as usize]
     }
@@ -694,6 +687,7 @@ impl Game for Gomoku {
     type Move = u16;
     const DESCRIPTION: &'static Description = &DESCRIPTION;
     const HISTORY_SLOTS: usize = MAX_CELLS;
+    const HASH_AFTER_IS_CHEAP: bool = true;
 
     fn start(settings: &Settings) -> Result<Self, GameError> {
         let (width, height, rule) = variant(settings)?;
@@ -818,6 +812,12 @@ impl Game for Gomoku {
         }
         self.hash = self.hash_after(mv);
         self.side = self.side.other();
+    }
+
+    fn hash_after(&self, mv: u16) -> u64 {
+        let keys = zobrist();
+        let color = color_of(self.side);
+        self.hash ^ keys[(color as usize - 1) * MAX_CELLS + mv as usize] ^ keys[SIDE_KEY]
     }
 
     fn unmake_move(&mut self, mv: u16) {

@@ -162,10 +162,10 @@ impl Builder {
 /// Pattern lookup for one rule: `get(color, code)` with the neighbour code
 /// in absolute colours.
 pub struct PatternTable {
-    by_color: [Vec<Pattern>; 2],
-    /// Both colours' patterns of a code in one word (see `get_both`):
-    /// one memory access per code.
-    both: Box<[u32; 1 << 16]>,
+    /// Both colours' patterns of a code in one byte, black's in the low
+    /// four bits: one memory access per code, and a table small enough
+    /// to stay in the cache beside `infos`.
+    both: Box<[u8; 1 << 16]>,
     /// `combine` of every four packed patterns (see `pack`), black's
     /// table then white's (they differ where black has forbidden moves).
     infos: [Box<[CellInfo; 1 << 16]>; 2],
@@ -196,10 +196,9 @@ impl PatternTable {
             .collect();
         let mut both = Box::new([0; 1 << 16]);
         for (code, pair) in both.iter_mut().enumerate() {
-            *pair = black[code] as u32 | (white[code] as u32) << 16;
+            *pair = black[code] as u8 | (white[code] as u8) << 4;
         }
         PatternTable {
-            by_color: [black, white],
             both,
             infos: [
                 cell_infos(rule.has_forbidden(BLACK)),
@@ -216,7 +215,9 @@ impl PatternTable {
 
     #[inline]
     pub fn get(&self, color: u8, code: u16) -> Pattern {
-        self.by_color[(color - 1) as usize][code as usize]
+        let pair = self.both[code as usize];
+        let nibble = if color == BLACK { pair & 15 } else { pair >> 4 };
+        ALL[usize::from(nibble)]
     }
 
     /// Black's pattern of one code in bits 0..4 and white's in bits
@@ -224,7 +225,8 @@ impl PatternTable {
     /// side (see `pack`).
     #[inline(always)]
     pub fn get_both(&self, code: u16) -> u32 {
-        self.both[code as usize]
+        let pair = u32::from(self.both[code as usize]);
+        (pair & 15) | (pair >> 4) << 16
     }
 
     /// `combine` of four packed patterns (see `pack`) of a colour (0

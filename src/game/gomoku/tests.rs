@@ -234,7 +234,7 @@ fn full_board_without_five_is_a_draw() {
 }
 
 #[test]
-fn incremental_state_matches_a_rebuild() {
+fn incremental_state_and_hash_after_match_a_rebuild() {
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
@@ -248,7 +248,9 @@ fn incremental_state_matches_a_rebuild() {
             let Some(&mv) = moves.choose(&mut rng) else {
                 break;
             };
+            let predicted = pos.hash_after(mv);
             pos.make_move(mv);
+            assert_eq!(predicted, pos.hash(), "hash_after, {rule}");
             played.push(mv);
             let rebuilt = Gomoku::from_fen(&pos.to_fen(), &s).unwrap();
             assert_eq!(pos, rebuilt, "{rule} after {}", pos.to_fen());
