@@ -87,7 +87,12 @@ pub struct Brain {
     time_left: Option<u64>,
     max_depth: Option<u32>,
     max_nodes: Option<u64>,
-    hash_mb: usize,
+    /// The table size the manager's memory limit allows, once it is known.
+    hash_mb: Option<usize>,
+    /// No limit was known when the board was set up: the table is sized
+    /// (at the default) by the first search, not before an `INFO
+    /// max_memory` that may follow `START`.
+    table_pending: bool,
 }
 
 fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
@@ -124,7 +129,10 @@ pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
             }
         })
     };
-    let controller = Controller::with_defaults(GAME, sink).map_err(anyhow::Error::msg)?;
+    // Tables are faulted in when allocated: the least until the manager
+    // says how much memory there is.
+    let controller =
+        Controller::new(GAME, Settings::default(), 1, sink).map_err(anyhow::Error::msg)?;
     let mut brain = Brain {
         controller,
         writer,
@@ -137,7 +145,8 @@ pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
         time_left: None,
         max_depth: None,
         max_nodes: None,
-        hash_mb: DEFAULT_HASH_MB,
+        hash_mb: None,
+        table_pending: false,
     };
     let mut input = lines(input);
     while let Some(line) = input.next() {
@@ -288,7 +297,8 @@ impl Brain {
         };
         self.controller.change_game(GAME, settings)?;
         self.controller
-            .set_option("Hash", &self.hash_mb.to_string())?;
+            .set_option("Hash", &self.hash_mb.unwrap_or(1).to_string())?;
+        self.table_pending = self.hash_mb.is_none();
         self.size = Some((width, height));
         self.rule = rule;
         lock(&self.shared).height = height;
@@ -332,12 +342,13 @@ impl Brain {
                     ("max_memory", _) => (v / HASH_SHARE_OF_MEMORY) >> 20,
                     _ => v >> 10,
                 };
-                self.hash_mb = mb.clamp(1, 1024) as usize;
+                self.hash_mb = Some(mb.clamp(1, 1024) as usize);
+                self.table_pending = false;
                 if self.size.is_some() {
                     self.settle();
                     if let Err(e) = self
                         .controller
-                        .set_option("Hash", &self.hash_mb.to_string())
+                        .set_option("Hash", &mb.clamp(1, 1024).to_string())
                     {
                         self.reply(&format!("ERROR {e}"));
                     }
@@ -432,8 +443,21 @@ impl Brain {
     }
 
     fn think(&mut self) {
+        self.size_pending_table();
         let limits = self.limits();
         self.controller.go(limits);
+    }
+
+    /// Gives a table still at its placeholder size the default size, before
+    /// a search needs it.
+    fn size_pending_table(&mut self) {
+        if std::mem::take(&mut self.table_pending)
+            && let Err(e) = self
+                .controller
+                .set_option("Hash", &DEFAULT_HASH_MB.to_string())
+        {
+            self.reply(&format!("MESSAGE {e}"));
+        }
     }
 
     fn block(&mut self, command: &str, block: Result<Vec<(usize, usize, u32)>, String>) {
@@ -517,6 +541,7 @@ impl Brain {
         if !self.sync_position() {
             return;
         }
+        self.size_pending_table();
         let height = self.height();
         let limits = self.limits();
         let writer = self.writer.clone();
@@ -555,6 +580,7 @@ impl Brain {
                 own: i % 2 == 1,
             });
         }
+        self.size_pending_table();
         // Yixin's depth and node limits bound each decision's searches too.
         let limits = GoLimits {
             depth: self.max_depth,

@@ -235,8 +235,6 @@ pub struct Searcher<G: Game> {
     /// The solving mode, with a table of the play table's size: allocated
     /// with the searcher for games of bounded length, else on first use.
     solver: Option<Solver<G>>,
-    /// Whether the solver's table has been made resident.
-    solver_resident: bool,
     /// Lower bounds on the values of the positions the game may reach
     /// two plies after the last position solved (its value, two plies
     /// nearer the end, after its best move and any reply), by hash.
@@ -312,7 +310,6 @@ impl<G: Game> Searcher<G> {
             iteration_depth: 0,
             max_depth: 0,
             solver: None,
-            solver_resident: false,
             hints: HashMap::new(),
             ordering: Ordering::new(G::HISTORY_SLOTS),
             moves: vec![Vec::new(); MAX_PLY + 1],
@@ -358,17 +355,19 @@ impl<G: Game> Searcher<G> {
             }
         };
         self.solver = Self::solver_if_bounded(self.tt.megabytes());
-        self.solver_resident = false;
         resized
     }
 
     /// A solver for games of bounded length (the timed play search tries
-    /// it first), allocated up front so that no move's time pays for it.
+    /// it first), allocated and faulted in up front so that no move's time
+    /// pays for it.
     fn solver_if_bounded(hash_mb: usize) -> Option<Solver<G>> {
         G::start(&crate::game::Settings::default())
             .ok()?
             .plies_left_bound()?;
-        Solver::new(hash_mb).ok()
+        let mut solver = Solver::new(hash_mb).ok()?;
+        solver.make_resident();
+        Some(solver)
     }
 
     /// A helper for Lazy SMP: it shares this searcher's table, node count
@@ -455,14 +454,6 @@ impl<G: Game> Searcher<G> {
         self.aborted = false;
         self.root_choices = 0;
         if let Some(proof) = limits.solve {
-            if !self.solver_resident
-                && let Some(solver) = &mut self.solver
-            {
-                // The solving mode is timed per position: fault the table
-                // in once, outside every solve's time.
-                solver.make_resident();
-                self.solver_resident = true;
-            }
             let (deadline, nodes) = (self.hard_deadline, self.node_limit);
             return self
                 .solve(root, proof, None, deadline, nodes, report)
@@ -760,7 +751,9 @@ impl<G: Game> Searcher<G> {
             elapsed: started.elapsed(),
         };
         if self.solver.is_none() {
-            self.solver = Some(Solver::new(self.tt.megabytes()).map_err(|_| cut_short(0))?);
+            let mut solver = Solver::new(self.tt.megabytes()).map_err(|_| cut_short(0))?;
+            solver.make_resident();
+            self.solver = Some(solver);
         }
         let Some(solver) = self.solver.as_mut() else {
             return Err(cut_short(0));
