@@ -210,3 +210,58 @@ fn a_missing_malformed_or_foreign_book_is_refused_and_changes_nothing() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The Connect Four book shipped in `books/`: the start is a first-player
+/// win, every position up to its depth is held, every value short of the deepest ply is what its moves
+/// give (the book's own best move scores it), and a sample of the deepest
+/// positions have the values the solver proves from a cleared table.
+#[test]
+fn the_shipped_connect4_book_is_exact() {
+    use ply::game::connect4::Connect4;
+    use ply::game::{Game, Settings};
+    use ply::search::book::Book;
+    use ply::search::solver::Solver;
+    use std::collections::HashSet;
+
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("books/connect4-6.book");
+    let book = Book::parse(&std::fs::read(&path).unwrap()).unwrap();
+    let header = book.header();
+    assert_eq!((header.game.as_str(), header.plies), ("connect4", 6));
+    assert!(header.from.is_empty());
+    let start = Connect4::start(&Settings::default()).unwrap();
+    // Allis' result: the first player wins, with its 21st stone (ply 41).
+    assert_eq!(book.score(&start), Some(ply::search::score::MATE - 41));
+    let mut layer = vec![start];
+    let mut held = 0;
+    for ply in 0..header.plies {
+        let mut next = Vec::new();
+        let mut seen = HashSet::new();
+        for pos in &layer {
+            let score = book.score(pos).expect("every position is held");
+            let (_, best) = book.best_move(pos).expect("every move is known");
+            assert_eq!(best, score, "ply {ply}: {}", pos.to_fen());
+            held += 1;
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            for mv in moves {
+                let mut child = pos.clone();
+                child.make_move(mv);
+                if child.outcome().is_none() && seen.insert(child.symmetric_key()) {
+                    next.push(child);
+                }
+            }
+        }
+        layer = next;
+    }
+    assert!(layer.iter().all(|pos| book.score(pos).is_some()));
+    assert_eq!(held + layer.len(), book.len(), "nothing else is held");
+    let mut solver = Solver::<Connect4>::new(64).unwrap();
+    let mut sampled = 0;
+    for pos in layer.iter().step_by(layer.len() / 12) {
+        solver.clear();
+        let solved = solver.solve(pos, false).unwrap();
+        assert_eq!(Some(solved.score), book.score(pos), "{}", pos.to_fen());
+        sampled += 1;
+    }
+    assert!(sampled >= 12);
+}
