@@ -123,9 +123,10 @@ pub fn specs() -> Vec<OptionSpec> {
     specs
 }
 
-/// The largest table worth asking for: half the machine's memory, where
-/// the machine says (Linux), so that an absurd `Hash` cannot make the
-/// system kill the engine mid-game.
+/// The largest table worth asking for: a quarter of the machine's memory,
+/// where the machine says (Linux), so that an absurd `Hash` cannot make
+/// the system kill the engine mid-game (tables are faulted in when
+/// allocated, and a game of bounded length has a solver's table too).
 fn hash_cap_mb() -> i64 {
     let total_kb = std::fs::read_to_string("/proc/meminfo")
         .ok()
@@ -135,7 +136,7 @@ fn hash_cap_mb() -> i64 {
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<i64>().ok())
         });
     match total_kb {
-        Some(kb) => (kb / 1024 / 2).clamp(1, HASH_MAX_MB),
+        Some(kb) => (kb / 1024 / 4).clamp(1, HASH_MAX_MB),
         None => HASH_MAX_MB,
     }
 }

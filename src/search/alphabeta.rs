@@ -67,6 +67,12 @@ const LMP_MAX_DEPTH: i32 = 9;
 const FUTILITY_MAX_DEPTH: i32 = 6;
 const RAZOR_MAX_DEPTH: i32 = 4;
 
+/// The largest main table of a game of bounded length, whose `Hash` goes
+/// to the solver's table: both are resident from their allocation, and
+/// the main search, which plays only until the solver can prove the
+/// result, fills far less.
+const BOUNDED_MAIN_TABLE_MAX_MB: usize = 1024;
+
 /// Plies a late quiet move loses (before the principal variation's
 /// bonus): growing with the depth left and with the move's place in the
 /// ordering, as ln(depth) * ln(number) / 2.
@@ -269,21 +275,43 @@ pub struct Searcher<G: Game> {
     root_only: Vec<G::Move>,
     /// Root moves tested by the threat-space defence in this search.
     verified: Vec<G::Move>,
+    /// The table size asked for (`Hash`), in MB.
+    hash_mb: usize,
 }
 
 impl<G: Game> Searcher<G> {
     /// A searcher with a transposition table of `hash_mb` megabytes; `Err`
     /// when the table cannot be allocated.
     pub fn new(hash_mb: usize, params: SearchParams) -> Result<Self, String> {
-        let tt = Arc::new(TranspositionTable::new(hash_mb)?);
+        let hash_mb = hash_mb.max(1);
+        let tt = Arc::new(TranspositionTable::new(Self::main_table_mb(hash_mb))?);
         let mut searcher = Self::with_table(
             tt,
             Arc::new(AtomicU64::new(0)),
             Arc::new(SharedSearch::default()),
             params,
         );
+        searcher.hash_mb = hash_mb;
         searcher.solver = Self::solver_if_bounded(hash_mb);
         Ok(searcher)
+    }
+
+    /// Whether the game's length is bounded: then the timed search tries
+    /// the solver first, and `Hash` sizes the solver's table.
+    fn bounded() -> bool {
+        G::start(&crate::game::Settings::default())
+            .ok()
+            .and_then(|pos| pos.plies_left_bound())
+            .is_some()
+    }
+
+    /// The main table's size for a `Hash` of `hash_mb`.
+    fn main_table_mb(hash_mb: usize) -> usize {
+        if Self::bounded() {
+            hash_mb.min(BOUNDED_MAIN_TABLE_MAX_MB)
+        } else {
+            hash_mb
+        }
     }
 
     /// A searcher on the table `tt`, with no solver and fresh memory.
@@ -293,6 +321,7 @@ impl<G: Game> Searcher<G> {
         shared: Arc<SharedSearch<G::Move>>,
         params: SearchParams,
     ) -> Self {
+        let hash_mb = tt.megabytes();
         Searcher {
             params,
             excluded_root: Vec::new(),
@@ -331,6 +360,7 @@ impl<G: Game> Searcher<G> {
             root_score: 0,
             root_only: Vec::new(),
             verified: Vec::new(),
+            hash_mb,
         }
     }
 
@@ -338,23 +368,24 @@ impl<G: Game> Searcher<G> {
     /// size). The old table is freed first, so that memory never holds
     /// both; if the new one cannot be had, one of the old size returns.
     pub fn resize(&mut self, hash_mb: usize) -> Result<(), String> {
-        let old = self.tt.megabytes();
-        if old == hash_mb.max(1) {
+        let (old, hash_mb) = (self.hash_mb, hash_mb.max(1));
+        if old == hash_mb {
             return Ok(());
         }
         self.tt = Arc::new(TranspositionTable::new(1)?);
         self.solver = None;
-        let resized = match TranspositionTable::new(hash_mb) {
+        let resized = match TranspositionTable::new(Self::main_table_mb(hash_mb)) {
             Ok(table) => {
                 self.tt = Arc::new(table);
+                self.hash_mb = hash_mb;
                 Ok(())
             }
             Err(e) => {
-                self.tt = Arc::new(TranspositionTable::new(old)?);
+                self.tt = Arc::new(TranspositionTable::new(Self::main_table_mb(old))?);
                 Err(e)
             }
         };
-        self.solver = Self::solver_if_bounded(self.tt.megabytes());
+        self.solver = Self::solver_if_bounded(self.hash_mb);
         resized
     }
 
@@ -362,9 +393,9 @@ impl<G: Game> Searcher<G> {
     /// it first), allocated and faulted in up front so that no move's time
     /// pays for it.
     fn solver_if_bounded(hash_mb: usize) -> Option<Solver<G>> {
-        G::start(&crate::game::Settings::default())
-            .ok()?
-            .plies_left_bound()?;
+        if !Self::bounded() {
+            return None;
+        }
         let mut solver = Solver::new(hash_mb).ok()?;
         solver.make_resident();
         Some(solver)
@@ -751,7 +782,7 @@ impl<G: Game> Searcher<G> {
             elapsed: started.elapsed(),
         };
         if self.solver.is_none() {
-            let mut solver = Solver::new(self.tt.megabytes()).map_err(|_| cut_short(0))?;
+            let mut solver = Solver::new(self.hash_mb).map_err(|_| cut_short(0))?;
             solver.make_resident();
             self.solver = Some(solver);
         }

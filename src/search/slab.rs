@@ -10,6 +10,9 @@ use std::ptr::NonNull;
 /// Huge pages are 2 MB on the machines this runs on.
 const HUGE_PAGE: usize = 2 << 20;
 
+/// The most of a slab [`Slab::make_resident`] brings in.
+pub const RESIDENT_AT_ONCE_MAX: usize = 1 << 30;
+
 /// Starts loading the cache line at `ptr`: a hint, so any address will do
 /// (nothing is read through it).
 #[inline(always)]
@@ -82,11 +85,16 @@ impl<T: Copy> Slab<T> {
         self.ptr.as_ptr()
     }
 
-    /// Touches every page, so that later accesses find the memory resident
-    /// instead of faulting it in one page at a time.
+    /// Brings the pages of the first [`RESIDENT_AT_ONCE_MAX`] bytes into
+    /// memory, so that later accesses find them resident instead of
+    /// faulting them in one at a time. Beyond that the system's time to
+    /// give memory (seconds a few gigabytes, when it must gather huge
+    /// pages) would outweigh what a table that large is for: long
+    /// searches, which the rest's faults hardly slow.
     pub fn make_resident(&mut self) {
         const PAGE: usize = 4096;
         let base = self.ptr.as_ptr().cast::<u8>();
+        let size = self.layout.size().min(RESIDENT_AT_ONCE_MAX);
         #[cfg(target_os = "linux")]
         {
             // One call populates every whole page, huge ones included, far
@@ -94,7 +102,7 @@ impl<T: Copy> Slab<T> {
             // the shared zero page, which the write must then replace).
             // Kernels before 5.14 refuse it: then touch each page.
             let start = (base as usize).next_multiple_of(PAGE);
-            let end = (base as usize + self.layout.size()) / PAGE * PAGE;
+            let end = (base as usize + size) / PAGE * PAGE;
             // SAFETY: the range lies inside the allocation; populating
             // pages changes no byte of their contents.
             if end <= start
@@ -109,7 +117,7 @@ impl<T: Copy> Slab<T> {
                 return;
             }
         }
-        for offset in (0..self.layout.size()).step_by(PAGE) {
+        for offset in (0..size).step_by(PAGE) {
             // SAFETY: inside the allocation; writing back the byte read
             // changes nothing but residency.
             unsafe {
