@@ -47,3 +47,4 @@ pub mod game;
 pub mod protocol;
 pub mod search;
 pub mod tools;
+pub mod tune;

@@ -20,6 +20,7 @@ use super::stats::SearchStats;
 use super::time::{Budget, LateClock, Progress, start_next};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
+use crate::tune::tune;
 
 /// Depth stored for a result whose whole subtree ended in finished games:
 /// it holds at any depth.
@@ -95,28 +96,6 @@ fn lmp_moves(depth: i32) -> usize {
         + f64::from(tune("LMPQ", 0)) * d * d
         + f64::from(tune("LMPR", -120));
     (tenths / 10.0).round().max(1.0) as usize
-}
-
-/// A tunable constant: `default`, or with the `tune` feature the value of
-/// the environment variable `PLY_<NAME>` when set, so that a tuning match
-/// can try values without a rebuild. Release builds never read it.
-#[cfg(feature = "tune")]
-pub(crate) fn tune(name: &str, default: i32) -> i32 {
-    use std::sync::OnceLock;
-    static VALUES: OnceLock<HashMap<String, i32>> = OnceLock::new();
-    let values = VALUES.get_or_init(|| {
-        std::env::vars()
-            .filter_map(|(k, v)| Some((k.strip_prefix("PLY_")?.to_string(), v.parse().ok()?)))
-            .collect()
-    });
-    values.get(name).copied().unwrap_or(default)
-}
-
-/// A tunable constant: `default` (see the `tune` feature).
-#[cfg(not(feature = "tune"))]
-#[inline(always)]
-pub(crate) fn tune(_name: &str, default: i32) -> i32 {
-    default
 }
 
 /// How often (in nodes) the clock and the stop flag are looked at.
@@ -238,8 +217,8 @@ pub struct Searcher<G: Game> {
     iteration_depth: u32,
     /// The deepest iteration this search may complete (or take over).
     max_depth: u32,
-    /// The solving mode, with a table of the play table's size: allocated
-    /// with the searcher for games of bounded length, else on first use.
+    /// The solving mode, with a table of `Hash` MB: allocated with the
+    /// searcher for games of bounded length, else on first use.
     solver: Option<Solver<G>>,
     /// Lower bounds on the values of the positions the game may reach
     /// two plies after the last position solved (its value, two plies
@@ -396,9 +375,15 @@ impl<G: Game> Searcher<G> {
         if !Self::bounded() {
             return None;
         }
-        let mut solver = Solver::new(hash_mb).ok()?;
+        Self::resident_solver(hash_mb).ok()
+    }
+
+    /// A solver whose table of `hash_mb` is faulted in now, not by the
+    /// solves to come.
+    fn resident_solver(hash_mb: usize) -> Result<Solver<G>, String> {
+        let mut solver = Solver::new(hash_mb)?;
         solver.make_resident();
-        Some(solver)
+        Ok(solver)
     }
 
     /// A helper for Lazy SMP: it shares this searcher's table, node count
@@ -782,9 +767,7 @@ impl<G: Game> Searcher<G> {
             elapsed: started.elapsed(),
         };
         if self.solver.is_none() {
-            let mut solver = Solver::new(self.hash_mb).map_err(|_| cut_short(0))?;
-            solver.make_resident();
-            self.solver = Some(solver);
+            self.solver = Some(Self::resident_solver(self.hash_mb).map_err(|_| cut_short(0))?);
         }
         let Some(solver) = self.solver.as_mut() else {
             return Err(cut_short(0));

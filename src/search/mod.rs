@@ -15,6 +15,5 @@ pub mod stats;
 pub mod time;
 pub mod tt;
 
-pub(crate) use alphabeta::tune;
 pub use alphabeta::{Proof, Report, SearchLimits, SearchResult, Searcher};
 pub use params::SearchParams;

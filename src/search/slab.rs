@@ -88,7 +88,7 @@ impl<T: Copy> Slab<T> {
     /// Brings the pages of the first [`RESIDENT_AT_ONCE_MAX`] bytes into
     /// memory, so that later accesses find them resident instead of
     /// faulting them in one at a time. Beyond that the system's time to
-    /// give memory (seconds a few gigabytes, when it must gather huge
+    /// give memory (seconds for a few gigabytes, when it must gather huge
     /// pages) would outweigh what a table that large is for: long
     /// searches, which the rest's faults hardly slow.
     pub fn make_resident(&mut self) {
