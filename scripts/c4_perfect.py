@@ -20,7 +20,14 @@ kept %, optimal %, and the positions where Ply lost value.
             that wins at once if there is one, else one that does not let Ply
             win at once if there is one, else any), or perfect (Pons' best
             moves, a random one among equals). Ply alternates sides against
-            the others. Default self.
+            the others. mixed: random's moves before --check-from, perfect's
+            from there on (Ply meets varied openings while its own moves
+            are all its own). With --book, perfect's moves in positions
+            whose every move the book knows come from the book: a random
+            one among those keeping the value (any win, any draw, else the
+            longest loss), so that perfect play has variety and costs Pons
+            nothing there.
+            Default self.
 --games     games to play (default 2).
 --opening   moves from the start every game begins with (e.g. 4453, the
             base of a book built with --from 4453); not checked.
@@ -123,6 +130,51 @@ class Pons:
         return self.cache[key]
 
 
+class BookValues:
+    """A Ply book file's values (protocol.md, "Opening books"), keyed as
+    Ply keys Connect Four positions: per column from the left, 7 bits
+    2^height + the side to move's stones; the smaller of the position's
+    and its mirror image's numbers."""
+
+    def __init__(self, path):
+        data = open(path, "rb").read()
+        end = data.index(b"\n")
+        self.values = {}
+        for at in range(end + 1, len(data), 9):
+            key = int.from_bytes(data[at:at + 8], "little")
+            self.values[key] = int.from_bytes(data[at + 8:at + 9], "little", signed=True)
+
+    def key(self, board):
+        me = board.to_move()
+        fields = [(1 << len(col)) + sum(1 << r for r, who in enumerate(col) if who == me)
+                  for col in board.cols]
+        number = lambda fs: sum(f << (7 * c) for c, f in enumerate(fs))
+        return min(number(fields), number(fields[::-1]))
+
+    def keeping_moves(self, board):
+        """The moves that keep the value of `board` (for the side to move),
+        when the book knows every move's outcome; else None."""
+        results = {}
+        for c in board.legal():
+            after = Board()
+            for ch in board.moves + str(c + 1):
+                after.play(int(ch) - 1)
+            if after.winner is not None:
+                results[c] = (1, 0)
+            elif after.over():
+                results[c] = (0, 0)
+            else:
+                v = self.values.get(self.key(after))
+                if v is None:
+                    return None
+                # A loss is put off as long as it can be.
+                results[c] = (-((v > 0) - (v < 0)), v if v > 0 else 0)
+        best = max(r for r, _ in results.values())
+        keep = {c: d for c, (r, d) in results.items() if r == best}
+        longest = max(keep.values())
+        return [c for c, d in keep.items() if d == longest]
+
+
 class Ply:
     def __init__(self, path, hash_mb, book):
         self.proc = subprocess.Popen([path, "--game", "connect4", "--hash", str(hash_mb)],
@@ -191,7 +243,7 @@ def main():
     ap.add_argument("--ply", default="target/release/ply")
     ap.add_argument("--movetime", type=int, default=1000)
     ap.add_argument("--book")
-    ap.add_argument("--opponent", choices=["self", "random", "perfect"], default="self")
+    ap.add_argument("--opponent", choices=["self", "random", "perfect", "mixed"], default="self")
     ap.add_argument("--games", type=int, default=2)
     ap.add_argument("--opening", default="")
     ap.add_argument("--random-plies", type=int, default=0)
@@ -205,6 +257,7 @@ def main():
     rng = random.Random(args.seed)
     pons = Pons(args.pons, args.cache)
     ply = Ply(args.ply, args.hash, args.book)
+    book_values = BookValues(args.book) if args.book else None
     # Per band: checked, value kept, optimal, unchecked.
     tally = {band: [0, 0, 0, 0] for band in BANDS}
     lapses = []
@@ -233,13 +286,21 @@ def main():
                     tally[band][1] += kept
                     tally[band][2] += s[col] == best
                     if not kept:
-                        lapses.append(f"{board.moves or 'start'}: played {col + 1} "
-                                      f"(score {s[col]}), best {best}; {info}")
+                        lapses.append(f"value lost at {board.moves or 'start'}: played "
+                                      f"{col + 1} (score {s[col]}), best {best}; {info}")
+                    elif s[col] != best:
+                        lapses.append(f"not optimal at {board.moves or 'start'}: played "
+                                      f"{col + 1} (score {s[col]}), best {best}; {info}")
                 else:
                     tally[band][3] += 1
-            elif args.opponent == "perfect":
-                s = pons.scores(board.moves)
-                col = rng.choice([c for c in range(W) if s[c] == max(s)])
+            elif args.opponent == "perfect" or (args.opponent == "mixed"
+                                                and number >= args.check_from):
+                keeping = book_values.keeping_moves(board) if book_values else None
+                if keeping:
+                    col = rng.choice(keeping)
+                else:
+                    s = pons.scores(board.moves)
+                    col = rng.choice([c for c in range(W) if s[c] == max(s)])
             else:
                 col = random_ish(board, rng)
             board.play(col)
@@ -268,7 +329,7 @@ def main():
     pct = (lambda x: f"{100 * x / n:.1f}") if n else (lambda x: "-")
     print(f"| all | {n} | {pct(kept)} | {pct(opt)} | {unchecked} |")
     for lapse in lapses:
-        print("value lost at " + lapse)
+        print(lapse)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,12 @@ enum Command {
         /// No progress line.
         #[arg(long)]
         quiet: bool,
+        /// Extend the book to this ply along each side's own moves: every
+        /// position a side reaches playing the book's moves, whatever the
+        /// other side plays, gets a move that keeps its value. Running
+        /// again with a larger value extends an existing book.
+        #[arg(long, value_name = "PLY")]
+        strategy: Option<u32>,
     },
     /// Search the same positions with a ladder of search configurations
     /// (minimax, alpha-beta, each enhancement added, each removed from the
@@ -415,6 +421,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             out,
             from,
             quiet,
+            strategy,
         }) => {
             let notation = ply::engine::registry::describe(&game)
                 .map_err(anyhow::Error::msg)?
@@ -429,13 +436,21 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 threads: cli.threads.unwrap_or(1),
                 max_solves: None,
                 progress: !quiet,
+                strategy,
             };
             let started = std::time::Instant::now();
             let report = tools::book::run(&options, &mut io::stderr())?;
             let bytes = std::fs::metadata(&options.out).map_or(0, |m| m.len());
+            let extension = match strategy.filter(|&s| s > plies) {
+                Some(last) => format!(
+                    " ({} of them for the strategy to ply {last})",
+                    report.strategy_solved
+                ),
+                None => String::new(),
+            };
             writeln!(
                 stdout,
-                "book {}: {} positions, {bytes} bytes; {} positions {} plies deep, {} solved now, {} from the journal, {} nodes, {:.1} s",
+                "book {}: {} positions, {bytes} bytes; {} positions {} plies deep, {} solved now{extension}, {} from the journal, {} nodes, {:.1} s",
                 options.out.display(),
                 report.positions,
                 report.deep,

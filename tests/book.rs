@@ -11,6 +11,9 @@ use common::{Engine, best_move};
 /// a book a few plies deep from it is quick to build.
 const LATE: &str = "2252576253462244111563";
 
+/// The shipped Connect Four book, from the repository's root.
+const SHIPPED_BOOK: &str = "books/connect4.book";
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ply-book-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -181,6 +184,59 @@ fn legal_and_open(moves: &str) -> bool {
 }
 
 #[test]
+fn with_a_strategy_extension_every_reply_finds_its_answer_in_the_book() {
+    let dir = scratch("strategy");
+    let path = dir.join("late.book");
+    let output = ply(&[
+        "--game",
+        "connect4",
+        "book",
+        "--plies",
+        "1",
+        "--strategy",
+        "5",
+        "--from",
+        LATE,
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("book: strategy, ply 5:"), "{stderr}");
+    let header = std::fs::read(&path).unwrap();
+    assert!(header.starts_with(b"plybook 1 game=connect4 board=7x6 rule=- plies=1 from="));
+    assert!(String::from_utf8_lossy(&header[..200]).contains(" strategy=5 positions="));
+
+    let mut e = Engine::ply(&["--game", "connect4"]);
+    e.send(&format!("setoption name BookFile value {}", path.display()));
+    // The side to move at the base plays its book moves; the other side
+    // tries each reply in turn (as far as the game goes on): each of the
+    // first side's moves to ply 5 comes from the book, exact.
+    let mut lines = vec![LATE.to_string()];
+    let mut answered = 0;
+    while let Some(moves) = lines.pop() {
+        let (score, nodes, mv) = go(&mut e, &moves);
+        assert_eq!(nodes, 0, "{moves}: from the book");
+        let exact = solve(&moves);
+        assert_eq!(pons_score(&score, moves.len() as i32), exact, "{moves}");
+        answered += 1;
+        let after = format!("{moves}{mv}");
+        if after.len() - LATE.len() >= 5 || !legal_and_open(&after) {
+            continue;
+        }
+        assert_eq!(solve(&after), -exact, "{moves} then {mv} keeps the value");
+        for reply in ["1", "4", "7"] {
+            let next = format!("{after}{reply}");
+            if legal_and_open(&next) {
+                lines.push(next);
+            }
+        }
+    }
+    assert!(answered >= 7, "{answered}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn a_missing_malformed_or_foreign_book_is_refused_and_changes_nothing() {
     let dir = scratch("bad");
     let good = dir.join("good.book");
@@ -212,27 +268,31 @@ fn a_missing_malformed_or_foreign_book_is_refused_and_changes_nothing() {
 }
 
 /// The Connect Four book shipped in `books/`: the start is a first-player
-/// win, every position up to its depth is held, every value short of the deepest ply is what its moves
-/// give (the book's own best move scores it), and a sample of the deepest
-/// positions have the values the solver proves from a cleared table.
+/// win, every position up to its full depth is held, every value short of
+/// the deepest ply is what its moves give (the book's own best move scores
+/// it), a sample of the deepest positions have the values the solver
+/// proves from a cleared table; beyond, each side's strategy has a move in
+/// every position it reaches to the extension's ply, and a sample of those
+/// moves keep the value a solve proves. Nothing else is held.
 #[test]
 fn the_shipped_connect4_book_is_exact() {
     use ply::game::connect4::Connect4;
     use ply::game::{Game, Settings};
-    use ply::search::book::Book;
+    use ply::search::book::{Book, parent_score};
     use ply::search::solver::Solver;
     use std::collections::HashSet;
 
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("books/connect4-6.book");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SHIPPED_BOOK);
     let book = Book::parse(&std::fs::read(&path).unwrap()).unwrap();
     let header = book.header();
     assert_eq!((header.game.as_str(), header.plies), ("connect4", 6));
+    assert_eq!(header.strategy, 10);
     assert!(header.from.is_empty());
     let start = Connect4::start(&Settings::default()).unwrap();
     // Allis' result: the first player wins, with its 21st stone (ply 41).
     assert_eq!(book.score(&start), Some(ply::search::score::MATE - 41));
-    let mut layer = vec![start];
-    let mut held = 0;
+    let mut layer = vec![start.clone()];
+    let mut keys = HashSet::new();
     for ply in 0..header.plies {
         let mut next = Vec::new();
         let mut seen = HashSet::new();
@@ -240,7 +300,7 @@ fn the_shipped_connect4_book_is_exact() {
             let score = book.score(pos).expect("every position is held");
             let (_, best) = book.best_move(pos).expect("every move is known");
             assert_eq!(best, score, "ply {ply}: {}", pos.to_fen());
-            held += 1;
+            keys.insert(pos.symmetric_key());
             let mut moves = Vec::new();
             pos.generate_moves(&mut moves);
             for mv in moves {
@@ -254,14 +314,33 @@ fn the_shipped_connect4_book_is_exact() {
         layer = next;
     }
     assert!(layer.iter().all(|pos| book.score(pos).is_some()));
-    assert_eq!(held + layer.len(), book.len(), "nothing else is held");
+    keys.extend(layer.iter().map(|pos| pos.symmetric_key()));
     let mut solver = Solver::<Connect4>::new(64).unwrap();
-    let mut sampled = 0;
-    for pos in layer.iter().step_by(layer.len() / 12) {
+    let mut exact = |pos: &Connect4| {
         solver.clear();
-        let solved = solver.solve(pos, false).unwrap();
-        assert_eq!(Some(solved.score), book.score(pos), "{}", pos.to_fen());
-        sampled += 1;
+        solver.solve(pos, false).unwrap().score
+    };
+    for pos in layer.iter().step_by(layer.len() / 12) {
+        assert_eq!(Some(exact(pos)), book.score(pos), "{}", pos.to_fen());
     }
-    assert!(sampled >= 12);
+
+    let strategy = book.strategy_positions(&start).unwrap();
+    assert!(strategy.len() > 5_000, "{}", strategy.len());
+    for (i, pos) in strategy.iter().enumerate() {
+        let (mv, score) = book.best_move(pos).unwrap();
+        keys.insert(pos.symmetric_key());
+        let mut child = pos.clone();
+        child.make_move(mv);
+        if child.outcome().is_none() {
+            keys.insert(child.symmetric_key());
+        }
+        // A sample, the deeper plies (quicker to solve) more often.
+        if i % 400 == 399 {
+            assert_eq!(exact(pos), score, "{}", pos.to_fen());
+            if child.outcome().is_none() {
+                assert_eq!(parent_score(exact(&child)), score, "{}", child.to_fen());
+            }
+        }
+    }
+    assert_eq!(keys.len(), book.len(), "nothing else is held");
 }

@@ -1615,6 +1615,7 @@ mod tests {
             rule: "-".to_string(),
             plies: 1,
             from: Vec::new(),
+            strategy: 0,
         };
         let mut searcher = Searcher::<Connect4>::new(16, SearchParams::default()).unwrap();
         searcher.book = Some(Arc::new(Book::new(header, entries)));

@@ -40,6 +40,11 @@ pub struct Header {
     /// The moves from the start position to the book's base position,
     /// comma-separated; empty for the start position (written `-`).
     pub from: Vec<String>,
+    /// The strategy extension's last ply (0: none): beyond `plies`, up to
+    /// this ply from the base, the book holds for each side a move that
+    /// keeps the value in every position that side reaches by its book
+    /// moves, whatever the other side plays (written only when not 0).
+    pub strategy: u32,
 }
 
 impl Header {
@@ -65,6 +70,7 @@ impl Header {
             rule: rule.to_ascii_lowercase(),
             plies,
             from: from.to_vec(),
+            strategy: 0,
         }
     }
 
@@ -83,8 +89,13 @@ impl Header {
         } else {
             self.from.join(",")
         };
+        let strategy = if self.strategy > 0 {
+            format!(" strategy={}", self.strategy)
+        } else {
+            String::new()
+        };
         format!(
-            "{magic} {VERSION} game={} board={} rule={} plies={} from={from}{extra}\n",
+            "{magic} {VERSION} game={} board={} rule={} plies={} from={from}{strategy}{extra}\n",
             self.game, self.board, self.rule, self.plies
         )
     }
@@ -102,6 +113,7 @@ impl Header {
             None => return Err("book header has no version".to_string()),
         }
         let (mut game, mut board, mut rule, mut plies, mut from) = (None, None, None, None, None);
+        let mut strategy = None;
         let mut extra = Vec::new();
         for word in words {
             let (name, value) = word
@@ -113,6 +125,7 @@ impl Header {
                 "rule" => &mut rule,
                 "plies" => &mut plies,
                 "from" => &mut from,
+                "strategy" => &mut strategy,
                 _ => {
                     extra.push((name.to_string(), value.to_string()));
                     continue;
@@ -127,19 +140,22 @@ impl Header {
         };
         let plies = need(plies, "plies")?;
         let from = need(from, "from")?;
+        let number = |text: String, name: &str| {
+            text.parse::<u32>()
+                .map_err(|_| format!("book header {name}={text} is not a number"))
+        };
         Ok((
             Header {
                 game: need(game, "game")?,
                 board: need(board, "board")?,
                 rule: need(rule, "rule")?,
-                plies: plies
-                    .parse()
-                    .map_err(|_| format!("book header plies={plies} is not a number"))?,
+                plies: number(plies, "plies")?,
                 from: if from == "-" {
                     Vec::new()
                 } else {
                     from.split(',').map(str::to_string).collect()
                 },
+                strategy: strategy.map_or(Ok(0), |s| number(s, "strategy"))?,
             },
             extra,
         ))
@@ -284,13 +300,76 @@ impl Book {
         self.value(pos.symmetric_key()).map(score_of_value)
     }
 
-    /// The best move of `pos` and its exact score, when every move leads
-    /// to a finished game or a position of the book: the shortest win,
-    /// else a draw, else the longest loss; the first such move in the
-    /// game's move order. `None` when the game is over or a move leads
-    /// out of the book.
+    /// The positions with the side to move whose strategy the extension
+    /// covers (see [`Header::strategy`]), from the ply after `plies` to
+    /// the `strategy` ply, from the base position `base`: those each side
+    /// reaches playing the book's moves, whatever the other side plays
+    /// (each once up to symmetry, ply by ply). An error names a position
+    /// of either side's strategy where the book has no move.
+    pub fn strategy_positions<G: Game>(&self, base: &G) -> Result<Vec<G>, String> {
+        let mut found = Vec::new();
+        if self.header.strategy == 0 {
+            return Ok(found);
+        }
+        let mut trees = [vec![base.clone()], vec![base.clone()]];
+        let book_move = |pos: &G| self.best_move(pos);
+        for ply in 0..=self.header.strategy {
+            let mover = (ply % 2) as usize;
+            for pos in &trees[mover] {
+                if book_move(pos).is_none() {
+                    return Err(format!(
+                        "ply {ply}: the book has no move in {}",
+                        pos.to_fen()
+                    ));
+                }
+                if ply >= self.header.plies {
+                    found.push(pos.clone());
+                }
+            }
+            if ply < self.header.strategy {
+                for (side, tree) in trees.iter_mut().enumerate() {
+                    *tree = strategy_step(tree, (side == mover).then_some(&book_move))?;
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// The book's move for `pos` and its exact score, by
+    /// [`book_move_by`]. `None` when the game is over or the book cannot
+    /// tell a move that keeps the value.
     pub fn best_move<G: Game>(&self, pos: &G) -> Option<(G::Move, i32)> {
-        best_move_by(pos, |key| self.value(key))
+        book_move_by(pos, |key| self.value(key))
+    }
+}
+
+/// The move a book plays in `pos`, by the values `value` gives: when every
+/// move's value is known, the best of them ([`best_move_by`]); else, when
+/// the value of `pos` is known, the first move (in the game's move order)
+/// whose known value proves it (the strategy extension's entries).
+pub fn book_move_by<G: Game>(pos: &G, value: impl Fn(u64) -> Option<i8>) -> Option<(G::Move, i32)> {
+    if let Some(best) = best_move_by(pos, &value) {
+        return Some(best);
+    }
+    let here = score_of_value(value(pos.symmetric_key())?);
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut child = pos.clone();
+    moves.into_iter().find_map(|mv| {
+        child.make_move(mv);
+        let after = known_score(&child, &value);
+        child.unmake_move(mv);
+        (after.map(parent_score) == Some(here)).then_some((mv, here))
+    })
+}
+
+/// The score at the child that a move keeping `score` (at its parent)
+/// leads to: [`parent_score`] undone.
+pub fn kept_child_score(score: i32) -> i32 {
+    if score::is_mate(score) {
+        -score - score.signum()
+    } else {
+        -score
     }
 }
 
@@ -306,17 +385,58 @@ pub fn best_move_by<G: Game>(pos: &G, value: impl Fn(u64) -> Option<i8>) -> Opti
     let mut best: Option<(G::Move, i32)> = None;
     for mv in moves {
         child.make_move(mv);
-        let child_score = match child.outcome() {
-            Some(outcome) => Some(score::terminal(outcome, child.side_to_move(), 0)),
-            None => value(child.symmetric_key()).map(score_of_value),
-        };
+        let after = known_score(&child, &value);
         child.unmake_move(mv);
-        let score = parent_score(child_score?);
+        let score = parent_score(after?);
         if best.is_none_or(|(_, b)| score > b) {
             best = Some((mv, score));
         }
     }
     best
+}
+
+/// A strategy's choice of move (and its score) in a position.
+pub type Chooser<'a, G> = &'a dyn Fn(&G) -> Option<(<G as Game>::Move, i32)>;
+
+/// One ply on along a strategy: from each position of `tree`, the move
+/// `choose` gives (when there is a `choose`: the strategy's side is to
+/// move), else every move; finished games left out, each position once up
+/// to symmetry. An error names a position where `choose` gives no move.
+pub fn strategy_step<G: Game>(
+    tree: &[G],
+    choose: Option<Chooser<'_, G>>,
+) -> Result<Vec<G>, String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut next = Vec::new();
+    let mut moves = Vec::new();
+    for pos in tree {
+        moves.clear();
+        match choose {
+            Some(choose) => {
+                let (mv, _) = choose(pos)
+                    .ok_or_else(|| format!("the book has no move in {}", pos.to_fen()))?;
+                moves.push(mv);
+            }
+            None => pos.generate_moves(&mut moves),
+        }
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.make_move(mv);
+            if child.outcome().is_none() && seen.insert(child.symmetric_key()) {
+                next.push(child);
+            }
+        }
+    }
+    Ok(next)
+}
+
+/// The exact score of `pos` (at `pos`): its game's result if it is over,
+/// else what `value` gives for it.
+fn known_score<G: Game>(pos: &G, value: &impl Fn(u64) -> Option<i8>) -> Option<i32> {
+    match pos.outcome() {
+        Some(outcome) => Some(score::terminal(outcome, pos.side_to_move(), 0)),
+        None => value(pos.symmetric_key()).map(score_of_value),
+    }
 }
 
 /// One record's bytes.

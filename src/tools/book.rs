@@ -14,7 +14,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufWriter, Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, mpsc};
@@ -23,9 +23,10 @@ use std::time::{Duration, Instant};
 use crate::engine::registry;
 use crate::game::{Game, GameVisitor, Settings};
 use crate::search::book::{
-    Book, Header, JOURNAL_MAGIC, RECORD, best_move_by, read_record, record, value_of_score,
+    Book, Header, JOURNAL_MAGIC, RECORD, best_move_by, book_move_by, kept_child_score, read_record,
+    record, strategy_step, value_of_score,
 };
-use crate::search::solver::{SharedBounds, Solver};
+use crate::search::solver::{SharedBounds, Solved, Solver};
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -51,6 +52,10 @@ pub struct BookOptions {
     pub max_solves: Option<usize>,
     /// A progress line on the log writer, updated about once a second.
     pub progress: bool,
+    /// Extend the book along each side's strategy to this ply (see
+    /// protocol.md, "Opening books"); `None` or not beyond `plies`: no
+    /// extension.
+    pub strategy: Option<u32>,
 }
 
 /// What a build did.
@@ -62,8 +67,12 @@ pub struct BookReport {
     pub deep: usize,
     /// Deep positions solved by this run.
     pub solved: usize,
-    /// Deep positions whose value the journal already held.
+    /// Deep positions whose value the journal (or the book being
+    /// extended) already held.
     pub resumed: usize,
+    /// Positions of the strategy extension solved by this run (counted in
+    /// `solved` too).
+    pub strategy_solved: usize,
     /// Nodes the solves of this run took.
     pub nodes: u64,
     /// Whether the book file is complete (false: stopped by `max_solves`).
@@ -122,42 +131,106 @@ fn layers<G: Game>(base: &G, plies: u32) -> Vec<Vec<G>> {
     layers
 }
 
-/// Consecutive deep positions a worker takes at a time: neighbours in the
-/// layer's order share much of their trees, which a worker's table keeps.
+/// Consecutive positions a worker takes at a time: neighbours in a
+/// layer's order share much of their trees, which the table keeps.
 const CHUNK: usize = 8;
 
-/// One worker of a build: solves the positions of `todo` it takes, a chunk
-/// at a time from `next`, until they are all taken or `budget` solves
-/// have been claimed; sends each position's key, value and nodes.
-fn solve_share<G: Game>(
-    solver: &mut Solver<G, Arc<SharedBounds>>,
+/// Solves the positions of `todo`, at most `budget` of them, with
+/// `workers` solvers at once on `table`, each taking a chunk at a time;
+/// `each` gets every solved position's index in `todo` and its solution,
+/// on this thread, in the order they are proved. An error from `each`
+/// stops the workers and is returned.
+fn solve_all<G: Game>(
     todo: &[&G],
-    next: &AtomicUsize,
-    claimed: &AtomicUsize,
+    table: &Arc<SharedBounds>,
+    workers: usize,
     budget: usize,
-    sender: &mpsc::Sender<Result<(u64, i8, u64), anyhow::Error>>,
-) {
-    loop {
-        let start = next.fetch_add(CHUNK, AtomicOrdering::Relaxed);
-        if start >= todo.len() {
-            return;
+    mut each: impl FnMut(usize, Solved<G::Move>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let budget = budget.min(todo.len());
+    let workers = workers.clamp(1, budget.max(1));
+    let stop = Arc::new(AtomicBool::new(false));
+    let next = AtomicUsize::new(0);
+    let claimed = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        for _ in 0..workers {
+            let mut solver = Solver::<G, _>::sharing(table);
+            solver.set_limits(Arc::clone(&stop), None, u64::MAX);
+            let sender = sender.clone();
+            let (next, claimed) = (&next, &claimed);
+            scope.spawn(move || {
+                loop {
+                    let start = next.fetch_add(CHUNK, AtomicOrdering::Relaxed);
+                    if start >= todo.len() {
+                        return;
+                    }
+                    for (i, pos) in todo.iter().enumerate().skip(start).take(CHUNK) {
+                        if claimed.fetch_add(1, AtomicOrdering::Relaxed) >= budget {
+                            return;
+                        }
+                        // `None`: the build stopped the workers.
+                        let Some(solved) = solver.solve(pos, false) else {
+                            return;
+                        };
+                        if sender.send((i, solved)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
         }
-        for pos in &todo[start..(start + CHUNK).min(todo.len())] {
-            if claimed.fetch_add(1, AtomicOrdering::Relaxed) >= budget {
-                return;
+        drop(sender);
+        let mut collect = || -> anyhow::Result<()> {
+            for (i, solved) in &receiver {
+                each(i, solved)?;
             }
-            // `None`: the build stopped the workers.
-            let Some(solved) = solver.solve(pos, false) else {
-                return;
-            };
-            let value = value_of_score(solved.score)
-                .ok_or_else(|| anyhow::anyhow!("{}: a value too long for a book", pos.to_fen()));
-            let failed = value.is_err();
-            let sent = sender.send(value.map(|v| (pos.symmetric_key(), v, solved.nodes)));
-            if failed || sent.is_err() {
-                return;
-            }
+            Ok(())
+        };
+        let collected = collect();
+        if collected.is_err() {
+            // The workers give up at their next look at the flag.
+            stop.store(true, AtomicOrdering::Relaxed);
+            for _ in &receiver {}
         }
+        collected
+    })
+}
+
+/// A solved position's value as a book value.
+fn book_value<G: Game>(pos: &G, score: i32) -> anyhow::Result<i8> {
+    value_of_score(score)
+        .ok_or_else(|| anyhow::anyhow!("{}: a value too long for a book", pos.to_fen()))
+}
+
+/// The progress line: `done` of `total` positions of ply `ply` solved.
+struct Progress {
+    started: Instant,
+    shown: Instant,
+}
+
+impl Progress {
+    fn show(
+        &mut self,
+        log: &mut dyn Write,
+        what: &str,
+        done: usize,
+        total: usize,
+        rate_since: (Instant, usize),
+    ) -> io::Result<()> {
+        if self.shown.elapsed() < Duration::from_secs(1) {
+            return Ok(());
+        }
+        self.shown = Instant::now();
+        let (since, solved) = rate_since;
+        let rate = since.elapsed().as_secs_f64() / solved.max(1) as f64;
+        let left = rate * total.saturating_sub(done) as f64;
+        write!(
+            log,
+            "\rbook: {what}: {done}/{total} positions solved, {:.0} s, about {left:.0} s left   ",
+            self.started.elapsed().as_secs_f64()
+        )?;
+        log.flush()
     }
 }
 
@@ -200,42 +273,53 @@ fn build<G: Game>(
     if base.outcome().is_some() {
         anyhow::bail!("the game is over in the base position");
     }
-    let header = Header::new(G::DESCRIPTION, settings, options.plies, &options.from);
+    let mut header = Header::new(G::DESCRIPTION, settings, options.plies, &options.from);
+    header.strategy = options
+        .strategy
+        .filter(|&s| s >= options.plies)
+        .unwrap_or(0);
+    let mut values = HashMap::new();
     if options.out.exists() {
         let book = Book::parse(&fs::read(&options.out)?)
             .map_err(|e| anyhow::anyhow!("{} exists: {e}", options.out.display()))?;
-        if book.header() != &header {
+        let mut extended = book.header().clone();
+        extended.strategy = header.strategy;
+        if book.header() == &header {
+            return Ok(BookReport {
+                positions: book.len(),
+                deep: 0,
+                solved: 0,
+                resumed: 0,
+                strategy_solved: 0,
+                nodes: 0,
+                complete: true,
+            });
+        }
+        if extended != header || book.header().strategy > header.strategy {
             anyhow::bail!(
                 "{} exists and is another book; remove it first",
                 options.out.display()
             );
         }
-        return Ok(BookReport {
-            positions: book.len(),
-            deep: 0,
-            solved: 0,
-            resumed: 0,
-            nodes: 0,
-            complete: true,
-        });
+        // The same book with a shorter strategy: extended, not rebuilt.
+        values.extend(book.entries());
     }
 
     let layers = layers(&base, options.plies);
     let deep = layers.last().map_or(0, Vec::len);
     let journal_path = sibling(&options.out, ".part");
-    let mut values = if journal_path.exists() {
-        let (values, whole) = read_journal(&journal_path, &header)?;
+    if journal_path.exists() {
+        let (journaled, whole) = read_journal(&journal_path, &header)?;
         // Keep the whole records only, so that a record cut short by an
         // interruption cannot shift the ones appended now.
         OpenOptions::new()
             .write(true)
             .open(&journal_path)?
             .set_len(whole as u64)?;
-        values
+        values.extend(journaled);
     } else {
         fs::write(&journal_path, header.line(JOURNAL_MAGIC, ""))?;
-        HashMap::new()
-    };
+    }
     let mut journal = BufWriter::new(OpenOptions::new().append(true).open(&journal_path)?);
     let todo: Vec<&G> = layers
         .last()
@@ -249,74 +333,39 @@ fn build<G: Game>(
         deep,
         solved: 0,
         resumed,
+        strategy_solved: 0,
         nodes: 0,
         complete: false,
     };
     let depth = layers.len() - 1;
-    let budget = options.max_solves.unwrap_or(usize::MAX).min(todo.len());
-    let workers = options.threads.clamp(1, budget.max(1));
+    let mut budget = options.max_solves.unwrap_or(usize::MAX);
     // One table for all workers (for one too: the same search either way).
     let table = SharedBounds::new(options.hash_mb).map_err(anyhow::Error::msg)?;
-    let solvers: Vec<Solver<G, _>> = (0..workers).map(|_| Solver::sharing(&table)).collect();
-    let stop = Arc::new(AtomicBool::new(false));
-    let next = AtomicUsize::new(0);
-    let claimed = AtomicUsize::new(0);
-    let solving = Instant::now();
-    let mut shown = Instant::now();
-    let done = std::thread::scope(|scope| -> anyhow::Result<()> {
-        let (sender, receiver) = mpsc::channel();
-        for mut solver in solvers {
-            let sender = sender.clone();
-            let (todo, stop, next, claimed) = (&todo, &stop, &next, &claimed);
-            solver.set_limits(Arc::clone(stop), None, u64::MAX);
-            scope.spawn(move || {
-                solve_share(&mut solver, todo, next, claimed, budget, &sender);
-            });
+    let mut progress = Progress {
+        started,
+        shown: Instant::now(),
+    };
+    let solving = (Instant::now(), 0);
+    let what = format!("ply {depth}");
+    let done = solve_all(&todo, &table, options.threads, budget, |i, solved| {
+        let value = book_value(todo[i], solved.score)?;
+        let key = todo[i].symmetric_key();
+        journal.write_all(&record(key, value))?;
+        values.insert(key, value);
+        report.solved += 1;
+        report.nodes += solved.nodes;
+        if options.progress {
+            let since = (solving.0, report.solved);
+            progress.show(log, &what, report.solved + resumed, deep, since)?;
+            journal.flush()?;
         }
-        drop(sender);
-        // The journal has one writer, this thread: records arrive whole.
-        let mut collect = || -> anyhow::Result<()> {
-            for solved in &receiver {
-                let (key, value, nodes) = solved?;
-                journal.write_all(&record(key, value))?;
-                values.insert(key, value);
-                report.solved += 1;
-                report.nodes += nodes;
-                if shown.elapsed() >= Duration::from_secs(1) {
-                    journal.flush()?;
-                    shown = Instant::now();
-                    if options.progress {
-                        let done = report.solved + resumed;
-                        let rate = solving.elapsed().as_secs_f64() / report.solved as f64;
-                        let left = rate * (deep - done) as f64;
-                        write!(
-                            log,
-                            "\rbook: ply {depth}: {done}/{deep} positions solved, {:.0} s, about {left:.0} s left   ",
-                            started.elapsed().as_secs_f64()
-                        )?;
-                        log.flush()?;
-                    }
-                }
-            }
-            Ok(())
-        };
-        let collected = collect();
-        if collected.is_err() {
-            // The workers give up at their next look at the flag.
-            stop.store(true, AtomicOrdering::Relaxed);
-            for _ in &receiver {}
-        }
-        collected
+        Ok(())
     });
     journal.flush()?;
-    drop(journal);
     done?;
+    budget -= report.solved;
     if report.solved < todo.len() {
-        // Stopped by `max_solves`: the journal keeps what was solved.
-        if options.progress {
-            writeln!(log)?;
-        }
-        return Ok(report);
+        return stopped(report, options, log);
     }
     if options.progress {
         writeln!(
@@ -331,13 +380,11 @@ fn build<G: Game>(
         for pos in layer {
             let (_, score) = best_move_by(pos, |key| values.get(&key).copied())
                 .ok_or_else(|| anyhow::anyhow!("{}: a move leads out of the book", pos.to_fen()))?;
-            let value = value_of_score(score)
-                .ok_or_else(|| anyhow::anyhow!("{}: a value too long for a book", pos.to_fen()))?;
-            values.insert(pos.symmetric_key(), value);
+            values.insert(pos.symmetric_key(), book_value(pos, score)?);
         }
     }
     // Only the positions of this book (a journal may hold others).
-    let entries: Vec<(u64, i8)> = layers
+    let mut book: HashMap<u64, i8> = layers
         .iter()
         .flatten()
         .map(|pos| {
@@ -345,7 +392,30 @@ fn build<G: Game>(
             (key, values[&key])
         })
         .collect();
-    let book = Book::new(header, entries);
+    if header.strategy > 0 {
+        let extension = Extension {
+            options,
+            base: &base,
+            first: depth as u32,
+            last: header.strategy,
+            table: &table,
+        };
+        let complete = extension.run(
+            &mut book,
+            &values,
+            &mut journal,
+            &mut report,
+            &mut budget,
+            (&mut progress, log),
+        )?;
+        journal.flush()?;
+        if !complete {
+            return stopped(report, options, log);
+        }
+    }
+    drop(journal);
+
+    let book = Book::new(header, book.into_iter().collect());
     let tmp = sibling(&options.out, ".tmp");
     let mut file = BufWriter::new(File::create(&tmp)?);
     book.write(&mut file)?;
@@ -355,6 +425,179 @@ fn build<G: Game>(
     report.positions = book.len();
     report.complete = true;
     Ok(report)
+}
+
+/// A build stopped by `max_solves`: the journal keeps what was solved.
+fn stopped(
+    report: BookReport,
+    options: &BookOptions,
+    log: &mut dyn Write,
+) -> anyhow::Result<BookReport> {
+    if options.progress {
+        writeln!(log)?;
+    }
+    Ok(report)
+}
+
+/// The strategy extension: from ply `first` to ply `last` (counted from
+/// the base), for each side, every position that side reaches when it
+/// plays the book's moves and the other side plays anything. Each such
+/// position with that side to move where the book cannot tell a move is
+/// solved, and stored with the value of the position its best move leads
+/// to, from which [`book_move_by`] finds a move again.
+///
+/// The walk looks moves up in the book being built, exactly as play
+/// will; since a later entry can change the move an earlier position
+/// shows (a child whose value becomes known), the walk is repeated until
+/// one solves nothing: then every position the strategies reach has its
+/// move in the book.
+struct Extension<'a, G> {
+    options: &'a BookOptions,
+    base: &'a G,
+    first: u32,
+    last: u32,
+    table: &'a Arc<SharedBounds>,
+}
+
+impl<G: Game> Extension<'_, G> {
+    /// Extends `book` (the entries so far), taking values proved before
+    /// from `journaled` and appending new ones to the journal; `false`
+    /// when stopped by the budget of solves.
+    fn run(
+        &self,
+        book: &mut HashMap<u64, i8>,
+        journaled: &HashMap<u64, i8>,
+        journal: &mut dyn Write,
+        report: &mut BookReport,
+        budget: &mut usize,
+        (progress, log): (&mut Progress, &mut dyn Write),
+    ) -> anyhow::Result<bool> {
+        let options = self.options;
+        let full: HashSet<u64> = book.keys().copied().collect();
+        loop {
+            let mut solves = 0;
+            // The entries this walk's moves rest on.
+            let mut used = HashSet::new();
+            // trees[s]: the positions at this ply of side s's strategy (s
+            // = 0 the side to move at the base).
+            let mut trees = [vec![self.base.clone()], vec![self.base.clone()]];
+            for ply in 0..=self.last {
+                let mover = (ply % 2) as usize;
+                if ply >= self.first {
+                    let mut todo = Vec::new();
+                    for pos in &trees[mover] {
+                        if book_move_by(pos, |key| book.get(&key).copied()).is_none()
+                            && !adopt(pos, journaled, book)
+                        {
+                            todo.push(pos);
+                        }
+                    }
+                    let solving = (Instant::now(), 0);
+                    let what = format!("strategy, ply {ply}");
+                    let mut solved_here = 0;
+                    solve_all(&todo, self.table, options.threads, *budget, |i, solved| {
+                        let pos = todo[i];
+                        let best = solved
+                            .best
+                            .ok_or_else(|| anyhow::anyhow!("{}: no move to store", pos.to_fen()))?;
+                        let mut proved =
+                            vec![(pos.symmetric_key(), book_value(pos, solved.score)?)];
+                        let mut child = pos.clone();
+                        child.make_move(best);
+                        if child.outcome().is_none() {
+                            let after = book_value(&child, kept_child_score(solved.score))?;
+                            proved.push((child.symmetric_key(), after));
+                        }
+                        for (key, value) in proved {
+                            journal.write_all(&record(key, value))?;
+                            book.insert(key, value);
+                        }
+                        solved_here += 1;
+                        report.solved += 1;
+                        report.strategy_solved += 1;
+                        report.nodes += solved.nodes;
+                        if options.progress {
+                            let since = (solving.0, solved_here);
+                            progress.show(log, &what, solved_here, todo.len(), since)?;
+                            journal.flush()?;
+                        }
+                        Ok(())
+                    })?;
+                    *budget -= solved_here;
+                    solves += solved_here;
+                    if solved_here < todo.len() {
+                        return Ok(false);
+                    }
+                    if options.progress && !todo.is_empty() {
+                        writeln!(
+                            log,
+                            "\rbook: {what}: {solved_here}/{solved_here} positions solved, {:.0} s",
+                            progress.started.elapsed().as_secs_f64()
+                        )?;
+                    }
+                    for pos in &trees[mover] {
+                        used.extend(self.resting_on(pos, book));
+                    }
+                }
+                if ply < self.last {
+                    let book_move = |pos: &G| book_move_by(pos, |key| book.get(&key).copied());
+                    for (side, tree) in trees.iter_mut().enumerate() {
+                        *tree = strategy_step(tree, (side == mover).then_some(&book_move))
+                            .map_err(anyhow::Error::msg)?;
+                    }
+                }
+            }
+            if solves == 0 {
+                // Entries a later one made redundant (a solve's child that
+                // the walk does not choose) are dropped: the moves found
+                // do not change, since every position chosen at has its
+                // value in the book and the first child proving it is
+                // kept.
+                book.retain(|key, _| full.contains(key) || used.contains(key));
+                return Ok(true);
+            }
+        }
+    }
+
+    /// The keys of `pos` and of the position after its book move (unless
+    /// the game ends there).
+    fn resting_on(&self, pos: &G, book: &HashMap<u64, i8>) -> Vec<u64> {
+        let mut keys = vec![pos.symmetric_key()];
+        if let Some((mv, _)) = book_move_by(pos, |key| book.get(&key).copied()) {
+            let mut child = pos.clone();
+            child.make_move(mv);
+            if child.outcome().is_none() {
+                keys.push(child.symmetric_key());
+            }
+        }
+        keys
+    }
+}
+
+/// Takes `pos`'s value and a child's that proves it from `journaled` (an
+/// interrupted build's solves) into `book`; whether it found them.
+fn adopt<G: Game>(pos: &G, journaled: &HashMap<u64, i8>, book: &mut HashMap<u64, i8>) -> bool {
+    let Some(value) = journaled.get(&pos.symmetric_key()).copied() else {
+        return false;
+    };
+    let known = |key: u64| {
+        if key == pos.symmetric_key() {
+            Some(value)
+        } else {
+            journaled.get(&key).copied()
+        }
+    };
+    let Some((mv, _)) = book_move_by(pos, known) else {
+        return false;
+    };
+    book.insert(pos.symmetric_key(), value);
+    let mut child = pos.clone();
+    child.make_move(mv);
+    if child.outcome().is_none() {
+        let key = child.symmetric_key();
+        book.insert(key, journaled[&key]);
+    }
+    true
 }
 
 #[cfg(test)]
@@ -386,6 +629,7 @@ mod tests {
             threads: 1,
             max_solves: None,
             progress: false,
+            strategy: None,
         }
     }
 
@@ -539,6 +783,70 @@ mod tests {
         let last = run(&parts, &mut Vec::new()).unwrap();
         assert_eq!((last.resumed, last.solved + 7), (7, last.deep));
         assert_eq!(fs::read(&parts.out).unwrap(), fs::read(&one.out).unwrap());
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Every position either side's strategy reaches in `book` has a
+    /// book move, and the move keeps the value a solve from a cleared
+    /// table proves; the number of such positions.
+    fn check_strategy(book: &Book, base: &Connect4) -> usize {
+        let positions = book.strategy_positions(base).unwrap();
+        let mut solver = Solver::<Connect4>::new(4).unwrap();
+        for pos in &positions {
+            solver.clear();
+            let exact = solver.solve(pos, false).unwrap().score;
+            let (mv, score) = book.best_move(pos).unwrap();
+            assert_eq!(score, exact, "{}", pos.to_fen());
+            let mut child = pos.clone();
+            child.make_move(mv);
+            if child.outcome().is_none() {
+                solver.clear();
+                let after = solver.solve(&child, false).unwrap().score;
+                assert_eq!(crate::search::book::parent_score(after), exact);
+            }
+        }
+        positions.len()
+    }
+
+    #[test]
+    fn a_strategy_extension_gives_each_sides_positions_a_move_that_keeps_the_value() {
+        let dir = scratch("strategy");
+        let base = play::<Connect4>(LATE);
+        let mut whole = options("connect4", LATE, 2, dir.join("whole.book"));
+        whole.strategy = Some(7);
+        let book = build_and_load(&whole);
+        assert_eq!(book.header().strategy, 7);
+        let reached = check_strategy(&book, &base);
+        assert!(reached > 50, "{reached}");
+        // Deeper than the full plies, only strategy positions and their
+        // moves' children are held: far fewer than all positions.
+        let mut all = Vec::new();
+        positions(&mut base.clone(), 7, &mut all);
+        let keys: HashSet<u64> = all.iter().map(|p| p.symmetric_key()).collect();
+        assert!(
+            book.len() * 2 < keys.len(),
+            "{} of {}",
+            book.len(),
+            keys.len()
+        );
+
+        // Built in parts (stopped inside the extension) and by extending
+        // a book with a shorter strategy: the same coverage.
+        let mut parts = options("connect4", LATE, 2, dir.join("parts.book"));
+        parts.strategy = Some(4);
+        build_and_load(&parts);
+        parts.strategy = Some(7);
+        parts.max_solves = Some(20);
+        let first = run(&parts, &mut Vec::new()).unwrap();
+        assert_eq!((first.solved, first.complete), (20, false));
+        parts.max_solves = None;
+        let book = build_and_load(&parts);
+        assert_eq!(book.header().strategy, 7);
+        assert!(check_strategy(&book, &base) > 50);
+        // A longer book is not cut back to a shorter strategy.
+        parts.strategy = Some(5);
+        let e = run(&parts, &mut Vec::new()).unwrap_err().to_string();
+        assert!(e.contains("another book"), "{e}");
         fs::remove_dir_all(dir).unwrap();
     }
 
