@@ -108,21 +108,10 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 /// (in the order of first reaching it, so that neighbours stay together).
 fn layers<G: Game>(base: &G, plies: u32) -> Vec<Vec<G>> {
     let mut layers = vec![vec![base.clone()]];
-    let mut moves = Vec::new();
     for _ in 0..plies {
-        let mut seen = HashSet::new();
-        let mut next = Vec::new();
-        for pos in layers.last().into_iter().flatten() {
-            moves.clear();
-            pos.generate_moves(&mut moves);
-            for &mv in &moves {
-                let mut child = pos.clone();
-                child.make_move(mv);
-                if child.outcome().is_none() && seen.insert(child.symmetric_key()) {
-                    next.push(child);
-                }
-            }
-        }
+        let last = layers.last().map_or(&[][..], Vec::as_slice);
+        // No choice of move: every move is followed, so no error.
+        let next = strategy_step(last, None).unwrap_or_default();
         if next.is_empty() {
             break;
         }
@@ -203,27 +192,33 @@ fn book_value<G: Game>(pos: &G, score: i32) -> anyhow::Result<i8> {
         .ok_or_else(|| anyhow::anyhow!("{}: a value too long for a book", pos.to_fen()))
 }
 
-/// The progress line: `done` of `total` positions of ply `ply` solved.
+/// The progress line, at most once a second: positions solved of a
+/// phase (a layer, a ply of the strategy), the time so far and the time
+/// left at the phase's rate.
 struct Progress {
     started: Instant,
     shown: Instant,
+    phase: Instant,
 }
 
 impl Progress {
+    /// A phase begins: its rate is measured from now.
+    fn begin(&mut self) {
+        self.phase = Instant::now();
+    }
+
+    /// `solved` positions solved in this phase, `done` of `total` in all.
     fn show(
         &mut self,
         log: &mut dyn Write,
         what: &str,
-        done: usize,
-        total: usize,
-        rate_since: (Instant, usize),
+        (solved, done, total): (usize, usize, usize),
     ) -> io::Result<()> {
         if self.shown.elapsed() < Duration::from_secs(1) {
             return Ok(());
         }
         self.shown = Instant::now();
-        let (since, solved) = rate_since;
-        let rate = since.elapsed().as_secs_f64() / solved.max(1) as f64;
+        let rate = self.phase.elapsed().as_secs_f64() / solved.max(1) as f64;
         let left = rate * total.saturating_sub(done) as f64;
         write!(
             log,
@@ -231,6 +226,15 @@ impl Progress {
             self.started.elapsed().as_secs_f64()
         )?;
         log.flush()
+    }
+
+    /// The phase's last line: all `total` solved.
+    fn finish(&self, log: &mut dyn Write, what: &str, total: usize, then: &str) -> io::Result<()> {
+        writeln!(
+            log,
+            "\rbook: {what}: {total}/{total} positions solved, {:.0} s{then}",
+            self.started.elapsed().as_secs_f64()
+        )
     }
 }
 
@@ -344,20 +348,21 @@ fn build<G: Game>(
     let mut progress = Progress {
         started,
         shown: Instant::now(),
+        phase: Instant::now(),
     };
-    let solving = (Instant::now(), 0);
     let what = format!("ply {depth}");
     let done = solve_all(&todo, &table, options.threads, budget, |i, solved| {
         let value = book_value(todo[i], solved.score)?;
         let key = todo[i].symmetric_key();
+        // Flushed at once: a kill loses no proved value.
         journal.write_all(&record(key, value))?;
+        journal.flush()?;
         values.insert(key, value);
         report.solved += 1;
         report.nodes += solved.nodes;
         if options.progress {
-            let since = (solving.0, report.solved);
-            progress.show(log, &what, report.solved + resumed, deep, since)?;
-            journal.flush()?;
+            let counts = (report.solved, report.solved + resumed, deep);
+            progress.show(log, &what, counts)?;
         }
         Ok(())
     });
@@ -368,11 +373,7 @@ fn build<G: Game>(
         return stopped(report, options, log);
     }
     if options.progress {
-        writeln!(
-            log,
-            "\rbook: ply {depth}: {deep}/{deep} positions solved, {:.0} s; backing up the shallower plies",
-            started.elapsed().as_secs_f64()
-        )?;
+        progress.finish(log, &what, deep, "; backing up the shallower plies")?;
     }
 
     // Negamax from the deep values up to the base.
@@ -492,7 +493,7 @@ impl<G: Game> Extension<'_, G> {
                             todo.push(pos);
                         }
                     }
-                    let solving = (Instant::now(), 0);
+                    progress.begin();
                     let what = format!("strategy, ply {ply}");
                     let mut solved_here = 0;
                     solve_all(&todo, self.table, options.threads, *budget, |i, solved| {
@@ -512,14 +513,14 @@ impl<G: Game> Extension<'_, G> {
                             journal.write_all(&record(key, value))?;
                             book.insert(key, value);
                         }
+                        journal.flush()?;
                         solved_here += 1;
                         report.solved += 1;
                         report.strategy_solved += 1;
                         report.nodes += solved.nodes;
                         if options.progress {
-                            let since = (solving.0, solved_here);
-                            progress.show(log, &what, solved_here, todo.len(), since)?;
-                            journal.flush()?;
+                            let counts = (solved_here, solved_here, todo.len());
+                            progress.show(log, &what, counts)?;
                         }
                         Ok(())
                     })?;
@@ -529,14 +530,10 @@ impl<G: Game> Extension<'_, G> {
                         return Ok(false);
                     }
                     if options.progress && !todo.is_empty() {
-                        writeln!(
-                            log,
-                            "\rbook: {what}: {solved_here}/{solved_here} positions solved, {:.0} s",
-                            progress.started.elapsed().as_secs_f64()
-                        )?;
+                        progress.finish(log, &what, solved_here, "")?;
                     }
                     for pos in &trees[mover] {
-                        used.extend(self.resting_on(pos, book));
+                        used.extend(resting_on(pos, book));
                     }
                 }
                 if ply < self.last {
@@ -558,20 +555,20 @@ impl<G: Game> Extension<'_, G> {
             }
         }
     }
+}
 
-    /// The keys of `pos` and of the position after its book move (unless
-    /// the game ends there).
-    fn resting_on(&self, pos: &G, book: &HashMap<u64, i8>) -> Vec<u64> {
-        let mut keys = vec![pos.symmetric_key()];
-        if let Some((mv, _)) = book_move_by(pos, |key| book.get(&key).copied()) {
-            let mut child = pos.clone();
-            child.make_move(mv);
-            if child.outcome().is_none() {
-                keys.push(child.symmetric_key());
-            }
+/// The keys of `pos` and of the position after its book move (unless the
+/// game ends there).
+fn resting_on<G: Game>(pos: &G, book: &HashMap<u64, i8>) -> Vec<u64> {
+    let mut keys = vec![pos.symmetric_key()];
+    if let Some((mv, _)) = book_move_by(pos, |key| book.get(&key).copied()) {
+        let mut child = pos.clone();
+        child.make_move(mv);
+        if child.outcome().is_none() {
+            keys.push(child.symmetric_key());
         }
-        keys
     }
+    keys
 }
 
 /// Takes `pos`'s value and a child's that proves it from `journaled` (an
