@@ -12,7 +12,7 @@
 //! empty one) and faulted in when allocated, outside any search's time.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use super::score::{from_table, to_table};
 use super::slab::Slab;
@@ -111,6 +111,11 @@ pub struct TranspositionTable<M> {
     words: Words,
     buckets: usize,
     generation: AtomicU8,
+    /// Whether anything was stored since the table was made or cleared:
+    /// clearing a clean table costs nothing (a new table is zeroed and
+    /// faulted in, some milliseconds per hundred MB: `ply solve` clears
+    /// before every line, and its solves never use this table).
+    written: AtomicBool,
     megabytes: usize,
     moves: PhantomData<M>,
 }
@@ -132,6 +137,7 @@ impl<M: Copy + Default + PartialEq + PackedMove> TranspositionTable<M> {
             words,
             buckets,
             generation: AtomicU8::new(0),
+            written: AtomicBool::new(false),
             megabytes: megabytes.max(1),
             moves: PhantomData,
         })
@@ -160,6 +166,10 @@ impl<M: Copy + Default + PartialEq + PackedMove> TranspositionTable<M> {
     /// Empties the table by taking fresh zeroed memory (the old is freed
     /// first, so the two are never resident together).
     pub fn clear(&mut self) {
+        self.generation.store(0, Relaxed);
+        if !self.written.swap(false, Relaxed) {
+            return;
+        }
         self.words = Words::zeroed(1).expect("one word of memory");
         self.words = Self::words_for(self.buckets)
             .or_else(|| {
@@ -167,7 +177,6 @@ impl<M: Copy + Default + PartialEq + PackedMove> TranspositionTable<M> {
                 Self::words_for(1)
             })
             .expect("one bucket of memory");
-        self.generation.store(0, Relaxed);
     }
 
     /// Called once per search so that older entries age out first.
@@ -252,6 +261,10 @@ impl<M: Copy + Default + PartialEq + PackedMove> TranspositionTable<M> {
     pub fn store(&self, key: u64, ply: usize, mv: Option<M>, score: i32, depth: i32, bound: Bound) {
         let check = key as u32;
         let generation = self.generation.load(Relaxed);
+        // Read first: after the first store the line stays shared.
+        if !self.written.load(Relaxed) {
+            self.written.store(true, Relaxed);
+        }
         let index = self.index(key);
         let entries: [Slot; BUCKET] = std::array::from_fn(|i| self.read(index, i));
         let slot = match entries
@@ -344,6 +357,10 @@ mod tests {
         tt.clear();
         assert!(tt.probe(99, 0).is_none());
         assert_eq!(tt.megabytes(), 1024);
+        // Nothing stored since: clearing again keeps the same memory.
+        let before = tt.words.slab.as_ptr();
+        tt.clear();
+        assert_eq!(tt.words.slab.as_ptr(), before);
     }
 
     #[test]
