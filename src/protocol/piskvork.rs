@@ -342,14 +342,12 @@ impl Brain {
                     ("max_memory", _) => (v / HASH_SHARE_OF_MEMORY) >> 20,
                     _ => v >> 10,
                 };
-                self.hash_mb = Some(mb.clamp(1, 1024) as usize);
+                let hash_mb = mb.clamp(1, 1024) as usize;
+                self.hash_mb = Some(hash_mb);
                 self.table_pending = false;
                 if self.size.is_some() {
                     self.settle();
-                    if let Err(e) = self
-                        .controller
-                        .set_option("Hash", &mb.clamp(1, 1024).to_string())
-                    {
+                    if let Err(e) = self.controller.set_option("Hash", &hash_mb.to_string()) {
                         self.reply(&format!("ERROR {e}"));
                     }
                 }
