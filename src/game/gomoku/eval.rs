@@ -3,34 +3,41 @@
 //! lines, summed incrementally by `set_info`) weighted for the side to
 //! move, and the threats that say who has the initiative.
 //!
-//! The cell weights (`patterns::combine`) and the constants below were fitted
-//! together to game results, Texel-style: positions from fixed-node
-//! self-play games, each labelled with its game's result for the side to
-//! move, the evaluation written as a function of the weights (per side,
-//! counts of the patterns over all empty cells and directions and of the
-//! cells by threat; flags for the threats to make next), and the weights
-//! chosen to minimise the squared error of sigmoid(evaluation / K) against
-//! the results (K fitted first on the hand-set weights). Positions where a
-//! side has a five-point were left out: search settles those. The fitted
-//! values then had to win a fixed-node SPRT against the previous ones.
+//! The cell weights (`patterns::combine`: a weight per line pattern and a
+//! bonus per shape of the lines together) and the constants below are
+//! fitted to a stronger engine's judgement (`scripts/gomoku_fit.py`):
+//! positions from fixed-node self-play games and from games against
+//! outside engines, each scored by a classical engine searching 80 ms,
+//! its score s taken as the win chance sigmoid(s / 200) (mates as 0 or 1).
+//! The evaluation, written as a function of the weights (per side, counts
+//! of the line patterns and shapes over the empty cells; flags for the
+//! threats to make next), is fitted to minimise the squared error of
+//! sigmoid(evaluation / K) against those chances, with K held at the
+//! previous weights' best so that the evaluation keeps its scale (search
+//! margins are set in its units). Positions where a side has a five-point
+//! are left out: search settles those. Fitted values must then win a
+//! fixed-node SPRT against the previous ones.
 
 use super::patterns::Threat;
 use super::{Gomoku, color_of};
 
 /// The side to move gets to use its patterns first and the opponent's are
 /// answered before they grow: ours count (64 + TEMPO) / 64, theirs
-/// (64 - TEMPO) / 64. By hand, 12 beat 6 and 18 lost to 12; the fit
-/// agrees (13).
-const TEMPO: i32 = 13;
-/// A small edge for having the move at all.
-const MOVE: i32 = 16;
+/// (64 - TEMPO) / 64.
+const TEMPO: i32 = 11;
+/// An edge for having the move at all (the fit found none beyond tempo).
+const MOVE: i32 = 0;
 /// We can make an open four (or two fours) now and they have no five to
-/// make first: won but for their counter-fours.
-const OPEN_FOUR_NEXT: i32 = 4_103;
+/// make first: won but for their counter-fours. (The fit ran into the
+/// bound; kept below it so that such positions still compare.)
+const OPEN_FOUR_NEXT: i32 = 8_000;
 /// We can make a four and an open three at once.
-const FOUR_THREE_NEXT: i32 = 3_710;
+const FOUR_THREE_NEXT: i32 = 7_747;
 /// We can make two open threes at once while they threaten nothing as big.
-const DOUBLE_THREE_NEXT: i32 = 2_326;
+const DOUBLE_THREE_NEXT: i32 = 2_373;
+/// Nothing as big for us, and they can make an open four next: we must
+/// spend the move answering.
+const THEIR_OPEN_FOUR_NEXT: i32 = -194;
 /// The largest value short of a proved result.
 const BOUND: i32 = 9_000;
 /// A five for the side to move, or two five-points for the opponent.
@@ -62,6 +69,8 @@ impl Gomoku {
                 score += FOUR_THREE_NEXT;
             } else if self.threats(me, Threat::DoubleThree) > 0 && their_wins_next == 0 {
                 score += DOUBLE_THREE_NEXT;
+            } else if self.threats(them, Threat::OpenFour) > 0 {
+                score += THEIR_OPEN_FOUR_NEXT;
             }
         }
         score.clamp(-BOUND, BOUND)

@@ -453,6 +453,21 @@ impl Gomoku {
         }
     }
 
+    /// Every empty cell's line patterns, black's and white's four
+    /// directions packed four bits each (a `Pattern` per nibble, direction
+    /// d in bits 4d..4d+4), as (row, column, black, white): what the
+    /// evaluation weighs, for fitting its weights outside the engine.
+    pub fn cell_patterns(&self) -> Vec<(usize, usize, u16, u16)> {
+        self.interior()
+            .filter(|&i| self.cells[i] == EMPTY)
+            .map(|i| {
+                let (row, col) = self.coords(i);
+                let packed = self.patterns[i];
+                (row, col, packed as u16, (packed >> 16) as u16)
+            })
+            .collect()
+    }
+
     /// Whether a stone lies within the 5x5 square around cell `i`.
     #[cfg(test)]
     fn near(&self, i: usize) -> bool {

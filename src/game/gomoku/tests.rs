@@ -1117,3 +1117,34 @@ fn the_defence_against_fours_holds_in_random_games() {
     assert!(met >= 20, "only {met} positions to defend");
     assert!(missing * 10 <= met, "{missing} of {met} miss a defence");
 }
+
+/// `cell_patterns`, what the evaluation fit reads: an open three's two
+/// extension cells show an open four for its owner only, in one line; a
+/// far cell shows nothing; occupied cells are not listed.
+#[test]
+fn cell_patterns_show_what_a_stone_would_make() {
+    let pos = diagram(
+        Rule::Freestyle,
+        &["", "", "", "", "", "", "", "....xxx", "....oo"],
+        Player::P2,
+    );
+    let cells = pos.cell_patterns();
+    assert_eq!(cells.len(), 15 * 15 - 5);
+    let at = |row, col| {
+        let &(_, _, black, white) = cells.iter().find(|c| (c.0, c.1) == (row, col)).unwrap();
+        let nibbles = |packed: u16| [0, 1, 2, 3].map(|d| (packed >> (4 * d)) & 15);
+        (nibbles(black), nibbles(white))
+    };
+    let open4 = Pattern::Open4 as u16;
+    for col in [3, 7] {
+        let (black, white) = at(7, col);
+        assert_eq!(
+            black.iter().filter(|&&p| p == open4).count(),
+            1,
+            "col {col}"
+        );
+        assert!(!white.contains(&open4), "col {col}");
+    }
+    assert_eq!(at(0, 14), ([0; 4], [0; 4]));
+    assert!(cells.iter().all(|c| pos.stone(c.0, c.1).is_none()));
+}

@@ -143,7 +143,7 @@ fn numbers(status: &Status) -> (u32, u32, u16) {
 impl Gomoku {
     /// The table key of the current position with `attacker` attacking.
     fn vct_key(&self, attacker: u8) -> u64 {
-        self.hash ^ (u64::from(attacker) * 0x9E37_79B9_7F4A_7C15)
+        self.hash ^ u64::from(attacker).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
     fn threat_cells(&self, color: u8, from: Threat) -> u16 {
