@@ -71,9 +71,14 @@ fn the_judge_sends_everything_at_once_and_board_comes_first() {
     assert!(start.elapsed() < PROMPT, "took {:?}", start.elapsed());
     assert_ne!((x, y), (10, 10));
     e.send(&format!("INFO time_left {}", 179_000));
-    e.send("TURN 11,11");
+    // The opponent's reply: a cell beside the first stone that is free.
+    let reply = [(11, 11), (9, 9)]
+        .into_iter()
+        .find(|&cell| cell != (x, y))
+        .unwrap();
+    e.send(&format!("TURN {},{}", reply.0, reply.1));
     let (x2, y2) = expect_move(&mut e, 20);
-    assert!(![(10, 10), (11, 11), (x, y)].contains(&(x2, y2)));
+    assert!(![(10, 10), reply, (x, y)].contains(&(x2, y2)));
     e.send("END");
     assert!(e.wait_exit(EXIT).is_some(), "END exits");
     assert_eq!(e.stderr(), "", "nothing on stderr");
