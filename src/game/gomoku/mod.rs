@@ -940,7 +940,7 @@ impl Game for Gomoku {
         let me = color_of(self.side);
         (self.stones >= 4
             && self.threats(me, Threat::Five) + self.threats(3 - me, Threat::Five) == 0)
-            .then(|| crate::tune::tune("FUTM", 200) * depth)
+            .then(|| crate::tune::tune("FUTM", 280) * depth)
     }
 
     fn null_move_allowed(&self) -> bool {
