@@ -37,6 +37,9 @@ import time
 
 import numpy as np
 
+# The `ply match` record reader (this script's folder is on the path).
+from gomoku_losses import games
+
 SIZE = 15
 # Pattern nibbles, as src/game/gomoku/patterns.rs numbers them.
 NONE, OPEN1, BLOCKED2, OPEN2, BLOCKED3, OPEN3, BLOCKED4, OPEN4, FIVE, OVERLINE = range(10)
@@ -49,22 +52,11 @@ def square_to_xy(square):
     return col, SIZE - rank
 
 
-def pgn_games(paths):
-    """(moves, result) per game of `ply match` PGN-like records."""
-    for path in paths:
-        text = open(path).read()
-        for block in text.split("[Event ")[1:]:
-            body = block.split("\n\n", 1)[1] if "\n\n" in block else ""
-            tokens = [t for t in body.split() if not re.match(r"^\d+\.$", t)]
-            moves = [t for t in tokens if re.match(r"^[a-o]\d+$", t)]
-            yield moves
-
-
 def cmd_positions(args):
     seen = set()
     rng = random.Random(args.seed)
     out = []
-    for moves in pgn_games(args.pgn):
+    for moves in (moves for path in args.pgn for _, moves in games(path)):
         # Past the opening; the last plies are decided fights the search
         # settles, not the evaluation.
         for n in range(args.skip, max(args.skip, len(moves) - 2)):
