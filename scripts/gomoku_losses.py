@@ -9,8 +9,16 @@ N > 0). Prints one line per lost game and a summary: in how many losses
 the opponent's forced win was visible to Ply at least one of the loser's
 moves before the end, and how early.
 
+With --alternatives EFFORT it asks instead, through the example
+`gomoku_refutations` (build it first: cargo build --release --example
+gomoku_refutations), at which of the loser's moves the threat search
+(VCT, EFFORT nodes) first proves the opponent's win after the move
+played, and whether another move there was proved safe: the share of
+losses a root defence by threat search could have saved.
+
 usage: scripts/gomoku_losses.py RECORDS.pgn LOSER [--ply PATH]
-       [--movetime MS] [--rule R] [--size N]
+       [--movetime MS] [--rule R] [--size N] [--alternatives EFFORT]
+       [--refutations PATH]
 """
 
 import argparse
@@ -78,6 +86,51 @@ class Ply:
                 return mate if mate is not None and mate > 0 else None
 
 
+def lost_games(path, loser):
+    """(tags, moves, index of the loser's colour: 0 first) of each game
+    the loser lost."""
+    for tags, moves in games(path):
+        result = tags.get("Result")
+        lost_as = {"White": 0, "Black": 1}
+        lost_as = next((i for t, i in lost_as.items() if tags.get(t) == loser), None)
+        if lost_as is None or result not in ("1-0", "0-1"):
+            continue
+        if (result == "1-0") == (lost_as == 1):
+            yield tags, moves, lost_as
+
+
+def alternatives(args):
+    """The first of the loser's moves the threat search refutes, per lost
+    game, and whether a move proved safe was there instead."""
+    cmd = [args.refutations, str(args.alternatives)] + ([args.rule] if args.rule else [])
+    tool = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    losses = refuted = savable = 0
+    for tags, moves, lost_as in lost_games(args.records, args.loser):
+        losses += 1
+        opening = len(tags.get("Opening", "").split(",")) // 2
+        verdict = "never refuted"
+        for i in range(lost_as, len(moves), 2):
+            if i < opening:
+                continue
+            tool.stdin.write(" ".join(moves[:i]) + " | " + moves[i] + "\n")
+            tool.stdin.flush()
+            reply = tool.stdout.readline().strip()
+            if not reply:
+                sys.exit("gomoku_refutations ended unexpectedly")
+            if reply != "held":
+                refuted += 1
+                safe = int(re.search(r"safe (\d+)", reply).group(1))
+                savable += safe > 0
+                verdict = f"move {i + 1} ({moves[i]}) refuted; {reply.split(': ', 1)[1]}"
+                break
+        print(f"game {tags.get('Game')}: {verdict}", flush=True)
+    tool.stdin.close()
+    print(
+        f"losses {losses}; a move of the loser's refuted by the threat search in "
+        f"{refuted}; a move proved safe was there instead in {savable}"
+    )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records")
@@ -86,22 +139,19 @@ def main():
     parser.add_argument("--movetime", type=int, default=1000)
     parser.add_argument("--rule")
     parser.add_argument("--size", type=int)
+    parser.add_argument("--alternatives", type=int, metavar="EFFORT")
+    parser.add_argument(
+        "--refutations", default="target/release/examples/gomoku_refutations"
+    )
     args = parser.parse_args()
+    if args.alternatives:
+        alternatives(args)
+        return
     ply = Ply(args.ply, args.rule, args.size, args.movetime)
 
     losses = seen = 0
     earliest = []
-    for tags, moves in games(args.records):
-        result = tags.get("Result")
-        side = {"White": 0, "Black": 1}
-        lost_as = None
-        for tag, index in side.items():
-            if tags.get(tag) == args.loser:
-                lost_as = index
-        if lost_as is None or result not in ("1-0", "0-1"):
-            continue
-        if (result == "1-0") != (lost_as == 1):
-            continue
+    for tags, moves, lost_as in lost_games(args.records, args.loser):
         losses += 1
         first = None
         for i in range(lost_as, len(moves), 2):
