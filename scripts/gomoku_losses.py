@@ -87,8 +87,8 @@ class Ply:
 
 
 def lost_games(path, loser):
-    """(tags, moves, index of the loser's colour: 0 first) of each game
-    the loser lost."""
+    """(tags, moves, index of the loser's first own move: past the
+    opening's stones) of each game the loser lost."""
     for tags, moves in games(path):
         result = tags.get("Result")
         lost_as = {"White": 0, "Black": 1}
@@ -96,7 +96,9 @@ def lost_games(path, loser):
         if lost_as is None or result not in ("1-0", "0-1"):
             continue
         if (result == "1-0") == (lost_as == 1):
-            yield tags, moves, lost_as
+            opening = len(tags.get("Opening", "").split(",")) // 2
+            first = lost_as + max(0, opening - lost_as + 1) // 2 * 2
+            yield tags, moves, first
 
 
 def alternatives(args):
@@ -105,13 +107,10 @@ def alternatives(args):
     cmd = [args.refutations, str(args.alternatives)] + ([args.rule] if args.rule else [])
     tool = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     losses = refuted = savable = 0
-    for tags, moves, lost_as in lost_games(args.records, args.loser):
+    for tags, moves, own in lost_games(args.records, args.loser):
         losses += 1
-        opening = len(tags.get("Opening", "").split(",")) // 2
         verdict = "never refuted"
-        for i in range(lost_as, len(moves), 2):
-            if i < opening:
-                continue
+        for i in range(own, len(moves), 2):
             tool.stdin.write(" ".join(moves[:i]) + " | " + moves[i] + "\n")
             tool.stdin.flush()
             reply = tool.stdout.readline().strip()
@@ -151,10 +150,10 @@ def main():
 
     losses = seen = 0
     earliest = []
-    for tags, moves, lost_as in lost_games(args.records, args.loser):
+    for tags, moves, own in lost_games(args.records, args.loser):
         losses += 1
         first = None
-        for i in range(lost_as, len(moves), 2):
+        for i in range(own, len(moves), 2):
             if ply.mate_for_side_to_move(moves[: i + 1]) is not None:
                 first = i
                 break
