@@ -60,25 +60,29 @@ fn main() -> anyhow::Result<()> {
         }
         let mut candidates = Vec::new();
         pos.search_moves(&mut candidates);
-        let (mut lost, mut safe) = (0, Vec::new());
-        let mut open = 0;
+        // Counts of refuted, proved safe and open moves; the names of the
+        // last two kinds.
+        let (mut lost, mut safe, mut open) = (0, 0, 0);
+        let mut kept = Vec::new();
         for &mv in &candidates {
             let name = pos.move_to_string(mv);
             match refuted(&mut pos, mv, effort) {
                 Some(true) => lost += 1,
-                Some(false) => safe.push(name),
+                Some(false) => {
+                    safe += 1;
+                    kept.push(name);
+                }
                 None => {
                     open += 1;
-                    safe.push(format!("{name}?"));
+                    kept.push(format!("{name}?"));
                 }
             }
         }
         writeln!(
             out,
-            "refuted: candidates {} refuted {lost} safe {} open {open} {}",
+            "refuted: candidates {} refuted {lost} safe {safe} open {open} {}",
             candidates.len(),
-            safe.len() - open,
-            safe.join(",")
+            kept.join(",")
         )?;
         out.flush()?;
     }

@@ -91,8 +91,8 @@ def lost_games(path, loser):
     opening's stones) of each game the loser lost."""
     for tags, moves in games(path):
         result = tags.get("Result")
-        lost_as = {"White": 0, "Black": 1}
-        lost_as = next((i for t, i in lost_as.items() if tags.get(t) == loser), None)
+        colours = {"White": 0, "Black": 1}
+        lost_as = next((i for t, i in colours.items() if tags.get(t) == loser), None)
         if lost_as is None or result not in ("1-0", "0-1"):
             continue
         if (result == "1-0") == (lost_as == 1):
@@ -134,8 +134,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records")
     parser.add_argument("loser", help="the engine's name in the records")
-    parser.add_argument("--ply", default="target/release/ply")
-    parser.add_argument("--movetime", type=int, default=1000)
+    parser.add_argument("--ply", help="default target/release/ply")
+    parser.add_argument("--movetime", type=int, help="default 1000")
     parser.add_argument("--rule")
     parser.add_argument("--size", type=int)
     parser.add_argument("--alternatives", type=int, metavar="EFFORT")
@@ -144,9 +144,14 @@ def main():
     )
     args = parser.parse_args()
     if args.alternatives:
+        # The example plays the 15x15 board and searches no clock.
+        if args.size or args.movetime or args.ply:
+            parser.error("--alternatives takes no --size, --movetime or --ply")
         alternatives(args)
         return
-    ply = Ply(args.ply, args.rule, args.size, args.movetime)
+    ply = Ply(
+        args.ply or "target/release/ply", args.rule, args.size, args.movetime or 1000
+    )
 
     losses = seen = 0
     earliest = []
