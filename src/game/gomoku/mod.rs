@@ -928,10 +928,16 @@ impl Game for Gomoku {
             && self.info[1 - me][i].threat <= Threat::Four as u8
     }
 
-    /// A four: the opponent must answer on its five-point.
+    /// A four (the opponent must answer on its five-point) or an open
+    /// three (answered, or it becomes an open four): the threats a
+    /// continuous-threat win is made of, followed a ply deeper so that
+    /// the search sees such wins, and their defences, before its horizon.
     fn forcing_move(&self, mv: u16) -> bool {
         let me = (color_of(self.side) - 1) as usize;
-        threats::makes_four(self.info[me][mv as usize].threat)
+        let threat = self.info[me][mv as usize].threat;
+        threats::makes_four(threat)
+            || threat == Threat::Three as u8
+            || threat == Threat::DoubleThree as u8
     }
 
     /// Not while either side has a five to make (the opponent's must be

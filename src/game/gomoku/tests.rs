@@ -917,6 +917,15 @@ fn quiet_and_forcing_moves() {
     assert!(pos.forcing_move(four) && !pos.quiet_move(four));
     let far = cell(&pos, 2, 12);
     assert!(pos.quiet_move(far) && !pos.forcing_move(far));
+    // An open three is forcing too; a two, or a three blocked at one end,
+    // is not.
+    let twos = rows(&[(7, "......xx"), (10, "....oxx")], Player::P1);
+    let open_three = cell(&twos, 7, 8);
+    assert!(twos.forcing_move(open_three));
+    let blocked_three = cell(&twos, 10, 7);
+    assert!(!twos.forcing_move(blocked_three));
+    let two = cell(&twos, 4, 4);
+    assert!(!twos.forcing_move(two));
     // Under white's open-four threat nothing black does is quiet.
     let threatened = rows(&[(2, "......ooo"), (7, ".....xx")], Player::P1);
     let mut moves = Vec::new();
