@@ -368,16 +368,24 @@ fn a_threat_space_win_is_played_at_once_with_a_mate_score() {
     assert_eq!(pos.move_to_string(mv), "h8");
     let score = result.last.unwrap().score;
     assert_eq!(score, MATE - plies as i32, "a win in {plies} plies");
-    // Without the wider threat search a one-ply search proves nothing
-    // (two plies do: the double three, any reply, then fours at the
-    // leaves).
+    // Without the wider threat search and without extensions a one-ply
+    // search proves nothing (two plies do: the double three, any reply,
+    // then fours at the leaves).
     let params = SearchParams {
         threat_space: false,
+        extensions: false,
         ..SearchParams::default()
     };
     let plain = search_value(&pos, params, 1);
     assert!(plain < MATE - 100, "{plain}");
     assert!(search_value(&pos, params, 2) >= MATE - 100);
+    // With extensions one ply does: the double three is a forcing move,
+    // searched a ply deeper.
+    let extended = SearchParams {
+        threat_space: false,
+        ..SearchParams::default()
+    };
+    assert!(search_value(&pos, extended, 1) >= MATE - 100);
 }
 
 #[test]
