@@ -74,7 +74,15 @@ fn fake_engine(dir: &Path, args: &str) -> String {
 
 /// Runs a match; returns stdout, and checks that its last line is JSON.
 fn run_match(args: &[&str]) -> String {
-    let out = ply()
+    let text = String::from_utf8(quiet_match(args).stdout).unwrap();
+    let last = text.lines().last().unwrap_or("");
+    assert!(last.starts_with('{') && last.ends_with('}'), "{text}");
+    text
+}
+
+/// `ply match ARGS --quiet`, which must succeed: its output.
+fn quiet_match(args: &[&str]) -> std::process::Output {
+    ply()
         .arg("match")
         .args(args)
         .arg("--quiet")
@@ -82,12 +90,7 @@ fn run_match(args: &[&str]) -> String {
         .assert()
         .success()
         .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
-    let last = text.lines().last().unwrap_or("");
-    assert!(last.starts_with('{') && last.ends_with('}'), "{text}");
-    text
+        .clone()
 }
 
 /// A field of the final JSON line, as text.
@@ -348,6 +351,29 @@ fn each_opening_is_played_twice_with_colours_swapped() {
     assert!(text.contains("[FEN \"7/7/7/7/7/3x3 o\"]"), "{text}");
     assert!(text.contains("\n1. 4 4 2. "), "{text}");
     assert!(text.contains("\n1... "), "{text}");
+}
+
+#[test]
+fn games_beyond_the_openings_under_a_depth_limit_are_warned_of() {
+    let dir = scratch("repeats");
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "4 4\n3 3\n").unwrap();
+    let book = book.to_str().unwrap();
+    let stderr = |games: &str, limit: [&str; 2]| {
+        let engines = ["--engine", "builtin=greedy", "--engine", "builtin=random"];
+        let mut args = vec!["--game", "connect4", "--games", games, "--openings", book];
+        args.extend(engines);
+        args.extend(limit);
+        String::from_utf8(quiet_match(&args).stderr).unwrap()
+    };
+    let repeated = stderr("6", ["--depth", "1"]);
+    assert!(
+        repeated.contains("warning: 6 games but 4 distinct ones"),
+        "{repeated}"
+    );
+    assert!(!stderr("4", ["--depth", "1"]).contains("warning"));
+    // A clock is not deterministic: nothing to say.
+    assert!(!stderr("6", ["--movetime", "5"]).contains("warning"));
 }
 
 #[test]

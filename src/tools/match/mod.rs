@@ -228,6 +228,9 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         description.gomocup,
     )?;
 
+    if let Some(warning) = repeat_warning(&options.tc, options.games, book.openings.len()) {
+        eprintln!("{warning}");
+    }
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     let (pairings, jobs) = plan_jobs(names.len(), options.games, book.openings.len());
     let ctx = Arc::new(MatchContext {
@@ -411,6 +414,27 @@ fn load_openings(options: &MatchOptions, session: &mut dyn Session) -> anyhow::R
 /// Every pairing of two engines, and the games to play: round robin, so
 /// that a stopped match is balanced; each opening is played twice with
 /// the sides swapped.
+/// Under a depth or node limit an engine that searches deterministically
+/// plays a repeated opening as it did before: the copy adds nothing, yet
+/// the statistics (and an SPRT) count it as a new game. Said once, before
+/// the first game, when the games outnumber the openings' two colours.
+fn repeat_warning(tc: &TimeControl, games: u32, openings: usize) -> Option<String> {
+    let limit = match tc {
+        TimeControl::Depth(_) => "depth",
+        TimeControl::Nodes(_) => "node",
+        _ => return None,
+    };
+    let distinct = 2 * openings as u64;
+    let plural = if openings == 1 { "" } else { "s" };
+    (u64::from(games) > distinct).then(|| {
+        format!(
+            "warning: {games} games but {distinct} distinct ones ({openings} opening{plural}, \
+             both colours): under a {limit} limit deterministic engines repeat them, and the \
+             statistics count each copy as a new game; give more openings or fewer games"
+        )
+    })
+}
+
 fn plan_jobs(engines: usize, games: u32, openings: usize) -> (Vec<(usize, usize)>, Vec<Job>) {
     let pairings: Vec<(usize, usize)> = (0..engines)
         .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
