@@ -237,6 +237,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// [`Game::forced_win`] for the horizon, where most positions have no
+    /// such win: a faster search that may miss some wins (in gomoku, the
+    /// fours after the first stay near the previous one), never claiming a
+    /// false one. The full search by default.
+    fn quick_win(&mut self, effort: u64) -> Option<(Self::Move, u32)> {
+        self.forced_win(effort)
+    }
+
     /// A win proved by the game's wider, slower threat search (in gomoku,
     /// continuous threats: fours and threes), in the terms of
     /// [`Game::forced_win`]. The search asks it at the root and near it,
@@ -248,7 +256,7 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The defence against the opponent's quick win: when the opponent,
     /// were it to move now (the side to move passing), would have a win
-    /// the game's fast threat search ([`Game::forced_win`]) proves within
+    /// the game's quick threat search ([`Game::quick_win`]) proves within
     /// `effort`, appends the moves that may stop it (in gomoku, our fours
     /// and the cells the proof's line uses) and says true. The search then
     /// tries these first, and the rest only if all of them lose. False,

@@ -1466,11 +1466,11 @@ impl<G: Game> Searcher<G> {
         if !self.params.quiescence || ply >= MAX_PLY || stand_pat >= beta {
             return stand_pat;
         }
-        // A win the game's threat search proves with little work beats
-        // any static value (only asked where it could change the result).
+        // A win the game's quick threat search proves with little work
+        // beats any static value (only asked where it could change the
+        // result).
         if self.params.threat_search
-            && let Some((_, plies)) =
-                pos.forced_win(tune("LVCFE", LEAF_THREAT_EFFORT as i32) as u64)
+            && let Some((_, plies)) = pos.quick_win(tune("LVCFE", LEAF_THREAT_EFFORT as i32) as u64)
         {
             return MATE - ply as i32 - plies as i32;
         }

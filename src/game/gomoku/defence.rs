@@ -45,7 +45,7 @@ impl Gomoku {
         let mut marked: CellSet = [0; super::CELLS / 64];
         let mut replies: CellSet = [0; super::CELLS / 64];
         let mut walked = 0;
-        let found = matches!(self.vcf(effort), Vcf::Win(..))
+        let found = matches!(self.vcf_quick(effort), Vcf::Win(..))
             && self.mark_vcf(effort, &mut marked, &mut replies, &mut walked);
         self.make_null_move();
         if !found {
@@ -98,7 +98,7 @@ impl Gomoku {
         if *walked > MAX_WALK {
             return false;
         }
-        let Vcf::Win(mv, _) = self.vcf(effort) else {
+        let Vcf::Win(mv, _) = self.vcf_quick(effort) else {
             return false;
         };
         mark(marked, mv as usize);

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use self::patterns::{CellInfo, Pattern, PatternTable, THREAT_SLOTS, THREATS, Threat, slot};
 pub use self::rules::Rule;
 use self::rules::{BLACK, EMPTY, Lines, WALL, WHITE};
-use self::threats::{Vcf, VcfCache};
+use self::threats::VcfCache;
 use self::vct::{Vct, VctCache};
 use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
 
@@ -960,10 +960,12 @@ impl Game for Gomoku {
 
     /// A win by continuous fours (VCF) for the side to move.
     fn forced_win(&mut self, effort: u64) -> Option<(u16, u32)> {
-        match self.vcf(effort) {
-            Vcf::Win(mv, plies) => Some((mv, plies)),
-            Vcf::None | Vcf::Unknown => None,
-        }
+        self.vcf(effort).win()
+    }
+
+    /// The quick VCF (see `threats`).
+    fn quick_win(&mut self, effort: u64) -> Option<(u16, u32)> {
+        self.vcf_quick(effort).win()
     }
 
     /// A win by continuous threats (VCT) for the side to move.

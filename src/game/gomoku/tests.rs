@@ -497,6 +497,34 @@ fn random_game_positions(
     }
 }
 
+/// The quick VCF with the tree's budget claims only wins that hold, and
+/// finds nearly every win the full search finds with that budget (and
+/// some it runs out of work for).
+#[test]
+fn quick_vcf_wins_hold_and_few_are_missed() {
+    let (mut full, mut quick, mut missed) = (0, 0, 0);
+    random_game_positions(23, 12, 50, 10, |pos| {
+        let by_full = matches!(pos.clone().vcf(64), threats::Vcf::Win(..));
+        let found = match pos.clone().vcf_quick(64) {
+            threats::Vcf::Win(_, plies) => {
+                assert!(
+                    win_holds(&mut pos.clone(), plies, Claim::QuickFours),
+                    "{}",
+                    pos.to_fen()
+                );
+                true
+            }
+            _ => false,
+        };
+        full += u32::from(by_full);
+        quick += u32::from(found);
+        missed += u32::from(by_full && !found);
+        found
+    });
+    assert!(quick >= full, "quick {quick} full {full}");
+    assert!(missed * 20 <= full, "missed {missed} of {full}");
+}
+
 #[test]
 fn every_vcf_found_in_random_games_holds() {
     random_game_positions(17, 12, 40, 10, |pos| {
@@ -517,6 +545,8 @@ fn vct_of(pos: &Gomoku) -> vct::Vct {
 enum Claim {
     /// `vcf`: every legal reply of the defender is tried.
     Fours,
+    /// `vcf_quick` with the tree's budget, replies as for `Fours`.
+    QuickFours,
     /// `vct`: the defender's replies near the stones (within two cells of
     /// one: a move farther away defends nothing) or making a four anywhere.
     Threats,
@@ -528,6 +558,10 @@ enum Claim {
 fn win_holds(pos: &mut Gomoku, plies: u32, claim: Claim) -> bool {
     let (mv, claimed) = match claim {
         Claim::Fours => match pos.vcf(1_000_000) {
+            threats::Vcf::Win(mv, n) => (mv, n),
+            _ => return false,
+        },
+        Claim::QuickFours => match pos.vcf_quick(64) {
             threats::Vcf::Win(mv, n) => (mv, n),
             _ => return false,
         },
