@@ -504,18 +504,16 @@ fn random_game_positions(
 fn quick_vcf_wins_hold_and_few_are_missed() {
     let (mut full, mut quick, mut missed) = (0, 0, 0);
     random_game_positions(23, 12, 50, 10, |pos| {
-        let by_full = matches!(pos.clone().vcf(64), threats::Vcf::Win(..));
-        let found = match pos.clone().vcf_quick(64) {
-            threats::Vcf::Win(_, plies) => {
-                assert!(
-                    win_holds(&mut pos.clone(), plies, Claim::QuickFours),
-                    "{}",
-                    pos.to_fen()
-                );
-                true
-            }
-            _ => false,
-        };
+        let by_full = pos.clone().vcf(64).win().is_some();
+        let quick_win = pos.clone().vcf_quick(64).win();
+        if let Some((_, plies)) = quick_win {
+            assert!(
+                win_holds(&mut pos.clone(), plies, Claim::QuickFours),
+                "{}",
+                pos.to_fen()
+            );
+        }
+        let found = quick_win.is_some();
         full += u32::from(by_full);
         quick += u32::from(found);
         missed += u32::from(by_full && !found);
@@ -556,19 +554,16 @@ enum Claim {
 /// the claiming search, each is legal, every reply of the defender (as
 /// `claim` says) is tried, and the attacker must have five within `plies`.
 fn win_holds(pos: &mut Gomoku, plies: u32, claim: Claim) -> bool {
-    let (mv, claimed) = match claim {
-        Claim::Fours => match pos.vcf(1_000_000) {
-            threats::Vcf::Win(mv, n) => (mv, n),
-            _ => return false,
-        },
-        Claim::QuickFours => match pos.vcf_quick(64) {
-            threats::Vcf::Win(mv, n) => (mv, n),
-            _ => return false,
-        },
+    let win = match claim {
+        Claim::Fours => pos.vcf(1_000_000).win(),
+        Claim::QuickFours => pos.vcf_quick(64).win(),
         Claim::Threats => match pos.vct(200_000) {
-            vct::Vct::Win(mv, n) => (mv, n),
-            _ => return false,
+            vct::Vct::Win(mv, n) => Some((mv, n)),
+            _ => None,
         },
+    };
+    let Some((mv, claimed)) = win else {
+        return false;
     };
     if claimed > plies {
         return false;
