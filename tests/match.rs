@@ -141,10 +141,13 @@ fn summary_json_has_every_field() {
         "opponent_time_losses",
         "opponent_illegal",
         "opponent_crashes",
+        "llr",
         "sprt",
+        "sprt_games",
     ] {
         field(&out, key);
     }
+    assert_eq!(field(&out, "sprt_games"), "null");
     assert_eq!(num(&out, "games"), 10.0);
     assert_eq!(
         num(&out, "wins") + num(&out, "draws") + num(&out, "losses"),
@@ -418,7 +421,10 @@ fn sprt_stops_the_match_when_it_decides() {
     assert_eq!(field(&out, "sprt"), "accept", "{out}");
     assert!(num(&out, "games") < 1000.0, "{out}");
     assert!(num(&out, "llr") >= 2.94, "{out}");
-    assert!(out.contains("H1 accepted"), "{out}");
+    assert!(out.contains("H1 accepted after"), "{out}");
+    // Thirty pairs at least, however lopsided the first ones.
+    let decided = num(&out, "sprt_games");
+    assert!((60.0..=num(&out, "games")).contains(&decided), "{out}");
 }
 
 #[test]

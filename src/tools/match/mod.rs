@@ -255,6 +255,7 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         played: 0,
         total,
         decision: Verdict::None,
+        decided_at: None,
         sprt: sprt.as_ref(),
         records,
         record_info: RecordTemplate {
@@ -293,6 +294,7 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         first: &view,
         sprt: sprt.as_ref(),
         decision: recorder.decision,
+        decided_at: recorder.decided_at,
         overhead: recorder.overhead,
     };
     report.write(out)?;
@@ -547,6 +549,8 @@ struct Recorder<'a> {
     played: usize,
     total: usize,
     decision: Verdict,
+    /// Games played and the LLR when the test decided.
+    decided_at: Option<(usize, f64)>,
     sprt: Option<&'a SprtSpec>,
     records: Records,
     record_info: RecordTemplate<'a>,
@@ -586,8 +590,11 @@ impl Recorder<'_> {
             let (lo, hi) = stats::bounds(s);
             line.push_str(&format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})"));
             if self.decision == Verdict::None {
-                self.decision = stats::verdict(llr, s);
+                self.decision = t.verdict(s);
                 decided = self.decision != Verdict::None;
+                if decided {
+                    self.decided_at = Some((self.played, llr));
+                }
             }
         }
         self.progress.show(&line, self.played, self.total);

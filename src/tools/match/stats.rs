@@ -128,6 +128,22 @@ impl Tally {
         }
     }
 
+    /// The test's verdict now: none before [`MIN_PAIRS`] pairs (twice as
+    /// many games while no pair is complete).
+    pub fn verdict(&self, sprt: &SprtSpec) -> Verdict {
+        let pairs: u32 = self.pairs.iter().sum();
+        let enough = if pairs > 0 {
+            pairs >= MIN_PAIRS
+        } else {
+            self.games() >= 2 * MIN_PAIRS
+        };
+        if enough {
+            verdict(self.llr(sprt), sprt)
+        } else {
+            Verdict::None
+        }
+    }
+
     pub fn llr_trinomial(&self, sprt: &SprtSpec) -> f64 {
         llr(self.trinomial(), sprt)
     }
@@ -145,6 +161,13 @@ fn llr((n, mean, var): (f64, f64, f64), sprt: &SprtSpec) -> f64 {
     let s1 = expected_score(sprt.elo1);
     n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 }
+
+/// Pairs the test needs before it may decide. The LLR divides by the
+/// sample variance, and a few pairs, most of them split one game each, make
+/// that variance tiny: the LLR then crosses a bound on noise (seen: "H0
+/// accepted" after 17 pairs). Thirty pairs are a small share of any real
+/// test and make the variance a fair estimate.
+pub const MIN_PAIRS: u32 = 30;
 
 /// The SPRT's stopping bounds (lower, upper).
 pub fn bounds(sprt: &SprtSpec) -> (f64, f64) {
@@ -298,5 +321,41 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(verdict(weak.llr(&SPRT), &SPRT), Verdict::Reject);
+    }
+
+    #[test]
+    fn a_few_split_pairs_decide_nothing() {
+        // The case seen: 17 pairs, 14 of them split, under [0, 40].
+        let wide = SprtSpec { elo1: 40.0, ..SPRT };
+        let few = Tally {
+            wins: 14,
+            draws: 0,
+            losses: 20,
+            pairs: [3, 0, 14, 0, 0],
+        };
+        assert!(few.llr(&wide) < bounds(&wide).0, "{}", few.llr(&wide));
+        assert_eq!(few.verdict(&wide), Verdict::None);
+        // The same spread over MIN_PAIRS pairs and more decides.
+        let twice = Tally {
+            wins: 28,
+            draws: 0,
+            losses: 40,
+            pairs: [6, 0, 28, 0, 0],
+        };
+        assert_eq!(twice.verdict(&wide), Verdict::Reject);
+        // Unpaired games need twice as many.
+        let unpaired = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 49,
+            ..Default::default()
+        };
+        assert!(unpaired.llr(&wide) < bounds(&wide).0);
+        assert_eq!(unpaired.verdict(&wide), Verdict::None);
+        let unpaired = Tally {
+            losses: 50,
+            ..unpaired
+        };
+        assert_eq!(unpaired.verdict(&wide), Verdict::Reject);
     }
 }

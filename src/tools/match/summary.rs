@@ -120,6 +120,9 @@ pub struct Report<'a> {
     pub first: &'a PairingStats,
     pub sprt: Option<&'a SprtSpec>,
     pub decision: Verdict,
+    /// Games played and the LLR when the test decided: games still running
+    /// then finish and move the LLR on.
+    pub decided_at: Option<(usize, f64)>,
     /// The referee's own time per move, every move of the match.
     pub overhead: Vec<Duration>,
 }
@@ -137,6 +140,7 @@ impl Report<'_> {
             first: view,
             sprt,
             decision,
+            decided_at,
             overhead,
         } = self;
         // The summary: one line per pairing, then the first engine's totals.
@@ -186,28 +190,37 @@ impl Report<'_> {
                 fmt_elo(t)
             )?;
         }
-        let llr = sprt.as_ref().map(|s| t.llr(s));
+        // The LLR the verdict rests on: at the decision when there was one.
+        let llr = sprt
+            .as_ref()
+            .map(|s| decided_at.map_or_else(|| t.llr(s), |(_, llr)| llr));
         if let (Some(s), Some(llr)) = (&sprt, llr) {
             let (lo, hi) = stats::bounds(s);
+            let verdict = match decision {
+                Verdict::Accept => "H1 accepted",
+                Verdict::Reject => "H0 accepted (H1 rejected)",
+                Verdict::None => "no decision",
+            };
+            let when = match decided_at {
+                Some((games, _)) if games < played => format!(
+                    " after {games} games (LLR {:.3} with the {} games that were still running)",
+                    t.llr(s),
+                    played - games
+                ),
+                Some((games, _)) => format!(" after {games} games"),
+                None => String::new(),
+            };
             writeln!(
                 out,
-                "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.3} ({lo:.3}, {hi:.3}) {}",
-                s.elo0,
-                s.elo1,
-                s.alpha,
-                s.beta,
-                match decision {
-                    Verdict::Accept => "H1 accepted",
-                    Verdict::Reject => "H0 accepted (H1 rejected)",
-                    Verdict::None => "no decision",
-                }
+                "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.3} ({lo:.3}, {hi:.3}) {verdict}{when}",
+                s.elo0, s.elo1, s.alpha, s.beta,
             )?;
         }
         let overhead_us = median(overhead).map_or(0, |d| d.as_micros() as u64);
         writeln!(out, "referee overhead per move: median {overhead_us} us")?;
         writeln!(
             out,
-            "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{:.2},\"elo_error\":{:.2},\"draw_ratio\":{:.4},\"time_losses\":{},\"illegal\":{},\"crashes\":{},\"garbage\":{},\"opponent_time_losses\":{},\"opponent_illegal\":{},\"opponent_crashes\":{},\"opponent_garbage\":{},\"pairs\":[{}],\"llr\":{},\"sprt\":\"{}\",\"overhead_us_median\":{}}}",
+            "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{:.2},\"elo_error\":{:.2},\"draw_ratio\":{:.4},\"time_losses\":{},\"illegal\":{},\"crashes\":{},\"garbage\":{},\"opponent_time_losses\":{},\"opponent_illegal\":{},\"opponent_crashes\":{},\"opponent_garbage\":{},\"pairs\":[{}],\"llr\":{},\"sprt\":\"{}\",\"sprt_games\":{},\"overhead_us_median\":{}}}",
             t.games(),
             t.wins,
             t.draws,
@@ -227,6 +240,7 @@ impl Report<'_> {
             t.pairs.map(|c| c.to_string()).join(","),
             llr.map_or("null".to_string(), |l| format!("{l:.4}")),
             decision.as_str(),
+            decided_at.map_or("null".to_string(), |(games, _)| games.to_string()),
             overhead_us
         )?;
         out.flush()
