@@ -329,6 +329,31 @@ fn time_limits_are_kept() {
     );
 }
 
+#[test]
+fn the_second_player_thinks_on_its_first_move() {
+    // Managers send START and the INFO lines to both brains at once; the
+    // second player's first request comes after the opponent's move. Its
+    // clock runs from that request, not from START: the brain thinks
+    // (it spends its turn whole on a quiet position) rather than answering
+    // at once, as it did when the clock ran from START.
+    let mut e = brain();
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 1000");
+    e.send("INFO timeout_match 0");
+    e.send("INFO max_memory 367001600");
+    std::thread::sleep(Duration::from_millis(1500));
+    let start = Instant::now();
+    for line in ["BOARD", "7,7,2", "8,8,1", "DONE"] {
+        e.send(line);
+    }
+    expect_move(&mut e, 15);
+    let took = start.elapsed();
+    assert!(
+        (Duration::from_millis(400)..PROMPT).contains(&took),
+        "the first move took {took:?} of a 1000 ms turn"
+    );
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn memory_stays_within_max_memory() {

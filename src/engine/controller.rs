@@ -471,10 +471,11 @@ impl Controller {
         }
     }
 
-    /// The clock of the next move starts now, although its `go` comes
-    /// later (a manager that sends set-up and the move request at once).
-    pub fn note_turn_start(&mut self) {
-        self.turn_started.get_or_insert_with(Instant::now);
+    /// The clock of the next move started at `at`, before its `go`: when
+    /// the move request arrived, although set-up work (a table faulted in)
+    /// was still in the way.
+    pub fn note_turn_start(&mut self, at: Instant) {
+        self.turn_started = Some(at);
     }
 
     /// End of input: a bounded search may finish what it was asked to do;

@@ -7,6 +7,7 @@
 
 use std::io::BufRead;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use super::ugi::lines;
 use super::writer::Writer;
@@ -93,6 +94,29 @@ pub struct Brain {
     /// (at the default) by the first search, not before an `INFO
     /// max_memory` that may follow `START`.
     table_pending: bool,
+    /// When the command being handled arrived: a move's clock runs from its
+    /// request, which may have waited while an earlier command was handled.
+    arrived: Instant,
+}
+
+/// Input lines with the moment each arrived, read on a thread of their own:
+/// a line that waits while the brain is busy (faulting in a table after
+/// `INFO max_memory`) keeps the time the manager sent it, from which the
+/// manager counts the move's time.
+fn arriving_lines(
+    input: impl BufRead + Send + 'static,
+) -> anyhow::Result<impl Iterator<Item = (String, Instant)>> {
+    let (sender, receiver) = crossbeam_channel::unbounded();
+    std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || {
+            for line in lines(input) {
+                if sender.send((line, Instant::now())).is_err() {
+                    break;
+                }
+            }
+        })?;
+    Ok(receiver.into_iter())
 }
 
 fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
@@ -100,7 +124,7 @@ fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
 }
 
 /// Runs the brain until END or end of input.
-pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
+pub fn run(input: impl BufRead + Send + 'static, writer: Writer) -> anyhow::Result<()> {
     let shared = Arc::new(Mutex::new(Shared {
         messages: true,
         ..Shared::default()
@@ -147,11 +171,13 @@ pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
         max_nodes: None,
         hash_mb: None,
         table_pending: false,
+        arrived: Instant::now(),
     };
-    let mut input = lines(input);
-    while let Some(line) = input.next() {
+    let mut input = arriving_lines(input)?;
+    while let Some((line, at)) = input.next() {
         log::debug!("< {line}");
-        if !brain.execute(line.trim(), &mut input) {
+        brain.arrived = at;
+        if !brain.execute(line.trim(), &mut input.by_ref().map(|(line, _)| line)) {
             break;
         }
     }
@@ -272,9 +298,6 @@ impl Brain {
 
     fn start(&mut self, width: usize, height: usize) {
         self.settle();
-        // The manager sends its INFO lines and the first move request
-        // right behind START: the first move's clock runs from here.
-        self.controller.note_turn_start();
         if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
             self.reply(&format!(
                 "ERROR unsupported board size {width}x{height} (sizes {MIN_SIZE} to {MAX_SIZE})"
@@ -443,6 +466,7 @@ impl Brain {
     fn think(&mut self) {
         self.size_pending_table();
         let limits = self.limits();
+        self.controller.note_turn_start(self.arrived);
         self.controller.go(limits);
     }
 
@@ -543,6 +567,7 @@ impl Brain {
         let height = self.height();
         let limits = self.limits();
         let writer = self.writer.clone();
+        self.controller.note_turn_start(self.arrived);
         let ranked = best_moves(&mut self.controller, n, &limits, |rank, m| {
             if let Some((x, y)) = square_to_xy(&m.mv, height) {
                 let score = match m.score {
@@ -590,6 +615,7 @@ impl Brain {
             .map(|s| xy_to_square(s.x, s.y, height))
             .collect();
         self.stones = placed;
+        self.controller.note_turn_start(self.arrived);
         match moves.len() {
             0 => {
                 let candidates = swap2_openings(width, height);
