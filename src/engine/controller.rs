@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
 use super::analysis::rank_moves;
+use super::input::Arrival;
 use super::options::{self, HASH_DEFAULT_MB, MOVE_OVERHEAD_DEFAULT_MS, OptionValue};
 use super::registry;
 use super::session::RepeatedSearch;
@@ -232,7 +233,8 @@ pub struct Controller {
     /// A running ponder search: its go's limits and the clock that
     /// `ponderhit` starts.
     ponder: Option<(GoLimits, Arc<LateClock>)>,
-    /// When the clock of the next move started, if before its `go`.
+    /// When the clock of the next move started, if before its `go` (the
+    /// arrival of the line that asked for it).
     turn_started: Option<Instant>,
     worker: Option<JoinHandle<()>>,
 }
@@ -472,10 +474,10 @@ impl Controller {
     }
 
     /// The clock of the next move started at `at`, before its `go`: when
-    /// the move request arrived, although set-up work (a table faulted in)
-    /// was still in the way.
-    pub fn note_turn_start(&mut self, at: Instant) {
-        self.turn_started = Some(at);
+    /// the line asking for it arrived, although set-up work (a table
+    /// faulted in) may have been in the way since.
+    pub fn note_turn_start(&mut self, at: Arrival) {
+        self.turn_started = Some(at.0);
     }
 
     /// End of input: a bounded search may finish what it was asked to do;

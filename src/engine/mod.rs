@@ -1,9 +1,11 @@
 //! Between protocols and search: the controller (threads, stop flag,
-//! clock), the option table, the game registry, the type-erased session,
+//! clock), the input reader (a line's arrival starts a move's clock), the
+//! option table, the game registry, the type-erased session,
 //! and the services protocols share (n-best analysis, Swap2 choices).
 
 pub mod analysis;
 pub mod controller;
+pub mod input;
 pub mod options;
 pub mod registry;
 pub mod session;

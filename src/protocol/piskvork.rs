@@ -7,10 +7,9 @@
 
 use std::io::BufRead;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
 
-use super::ugi::lines;
 use super::writer::Writer;
+use crate::engine::input::arriving_lines;
 use crate::engine::options::THREADS_MAX;
 use crate::engine::swap2::{self, Answer};
 use crate::engine::{Controller, Event, EventSink, GoLimits, InfoLine, Score, best_moves};
@@ -94,29 +93,6 @@ pub struct Brain {
     /// (at the default) by the first search, not before an `INFO
     /// max_memory` that may follow `START`.
     table_pending: bool,
-    /// When the command being handled arrived: a move's clock runs from its
-    /// request, which may have waited while an earlier command was handled.
-    arrived: Instant,
-}
-
-/// Input lines with the moment each arrived, read on a thread of their own:
-/// a line that waits while the brain is busy (faulting in a table after
-/// `INFO max_memory`) keeps the time the manager sent it, from which the
-/// manager counts the move's time.
-fn arriving_lines(
-    input: impl BufRead + Send + 'static,
-) -> anyhow::Result<impl Iterator<Item = (String, Instant)>> {
-    let (sender, receiver) = crossbeam_channel::unbounded();
-    std::thread::Builder::new()
-        .name("input".into())
-        .spawn(move || {
-            for line in lines(input) {
-                if sender.send((line, Instant::now())).is_err() {
-                    break;
-                }
-            }
-        })?;
-    Ok(receiver.into_iter())
 }
 
 fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
@@ -171,12 +147,13 @@ pub fn run(input: impl BufRead + Send + 'static, writer: Writer) -> anyhow::Resu
         max_nodes: None,
         hash_mb: None,
         table_pending: false,
-        arrived: Instant::now(),
     };
     let mut input = arriving_lines(input)?;
     while let Some((line, at)) = input.next() {
         log::debug!("< {line}");
-        brain.arrived = at;
+        // Whatever this line asks for (a move, n-best, Swap2) is timed
+        // from its arrival; a BOARD's stone lines do not move the clock.
+        brain.controller.note_turn_start(at);
         if !brain.execute(line.trim(), &mut input.by_ref().map(|(line, _)| line)) {
             break;
         }
@@ -466,7 +443,6 @@ impl Brain {
     fn think(&mut self) {
         self.size_pending_table();
         let limits = self.limits();
-        self.controller.note_turn_start(self.arrived);
         self.controller.go(limits);
     }
 
@@ -567,7 +543,6 @@ impl Brain {
         let height = self.height();
         let limits = self.limits();
         let writer = self.writer.clone();
-        self.controller.note_turn_start(self.arrived);
         let ranked = best_moves(&mut self.controller, n, &limits, |rank, m| {
             if let Some((x, y)) = square_to_xy(&m.mv, height) {
                 let score = match m.score {
@@ -615,7 +590,6 @@ impl Brain {
             .map(|s| xy_to_square(s.x, s.y, height))
             .collect();
         self.stones = placed;
-        self.controller.note_turn_start(self.arrived);
         match moves.len() {
             0 => {
                 let candidates = swap2_openings(width, height);

@@ -5,6 +5,7 @@ use std::io::BufRead;
 use std::sync::Arc;
 
 use super::writer::Writer;
+use crate::engine::input::lines;
 use crate::engine::options::{self, OptionKind};
 use crate::engine::{Controller, Event, EventSink, GoLimits, InfoLine, Score, Session};
 use crate::game::{Outcome, Player, Settings};
@@ -283,21 +284,6 @@ fn serve(input: impl BufRead, writer: Writer, mut controller: Controller) -> any
     // still printed) and joins the search thread.
     drop(controller);
     Ok(())
-}
-
-/// Input lines, with invalid UTF-8 replaced rather than fatal.
-pub fn lines(mut input: impl BufRead) -> impl Iterator<Item = String> {
-    std::iter::from_fn(move || {
-        let mut buf = Vec::new();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => Some(
-                String::from_utf8_lossy(&buf)
-                    .trim_end_matches(['\r', '\n'])
-                    .to_string(),
-            ),
-        }
-    })
 }
 
 fn execute(command: Command, controller: &mut Controller, writer: &Writer) {

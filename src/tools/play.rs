@@ -35,7 +35,7 @@ pub fn run(options: &PlayOptions, input: impl BufRead, out: &mut dyn Write) -> a
         SearchParams::default(),
     )
     .map_err(anyhow::Error::msg)?;
-    let mut lines = crate::protocol::ugi::lines(input);
+    let mut lines = crate::engine::input::lines(input);
     writeln!(
         out,
         "Ply plays {}. You are {}. Type a move, 'moves' for the legal moves, 'quit' to leave.",

@@ -161,7 +161,7 @@ pub fn run(
     };
     let mut times = Vec::new();
     let mut total_nodes = 0;
-    for (number, line) in crate::protocol::ugi::lines(input).enumerate() {
+    for (number, line) in crate::engine::input::lines(input).enumerate() {
         let (moves_text, expected) = match split_line(notation, &line) {
             None => continue,
             Some(Ok(parsed)) => parsed,

@@ -39,7 +39,7 @@ use self::player::Player;
 use self::records::{RecordTemplate, Records};
 use self::referee::GameResult;
 use self::spec::{EngineKind, EngineSpec, Proto, SprtSpec};
-use self::stats::Verdict;
+use self::stats::{Decision, Verdict};
 use self::summary::{PairingStats, Report};
 use crate::engine::{Session, registry};
 use crate::game::{Description, Player as Side, Settings};
@@ -254,8 +254,7 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         overhead: Vec::new(),
         played: 0,
         total,
-        decision: Verdict::None,
-        decided_at: None,
+        decision: None,
         sprt: sprt.as_ref(),
         records,
         record_info: RecordTemplate {
@@ -294,7 +293,6 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         first: &view,
         sprt: sprt.as_ref(),
         decision: recorder.decision,
-        decided_at: recorder.decided_at,
         overhead: recorder.overhead,
     };
     report.write(out)?;
@@ -548,9 +546,7 @@ struct Recorder<'a> {
     overhead: Vec<Duration>,
     played: usize,
     total: usize,
-    decision: Verdict,
-    /// Games played and the LLR when the test decided.
-    decided_at: Option<(usize, f64)>,
+    decision: Option<Decision>,
     sprt: Option<&'a SprtSpec>,
     records: Records,
     record_info: RecordTemplate<'a>,
@@ -589,12 +585,14 @@ impl Recorder<'_> {
             let llr = t.llr(s);
             let (lo, hi) = stats::bounds(s);
             line.push_str(&format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})"));
-            if self.decision == Verdict::None {
-                self.decision = t.verdict(s);
-                decided = self.decision != Verdict::None;
-                if decided {
-                    self.decided_at = Some((self.played, llr));
-                }
+            let verdict = t.verdict(s);
+            if self.decision.is_none() && verdict != Verdict::None {
+                self.decision = Some(Decision {
+                    verdict,
+                    games: self.played,
+                    llr,
+                });
+                decided = true;
             }
         }
         self.progress.show(&line, self.played, self.total);

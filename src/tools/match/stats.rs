@@ -196,6 +196,15 @@ impl Verdict {
     }
 }
 
+/// What the test decided, after how many games, on which LLR (games
+/// already under way then finish and move the LLR on).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decision {
+    pub verdict: Verdict,
+    pub games: usize,
+    pub llr: f64,
+}
+
 pub fn verdict(llr: f64, sprt: &SprtSpec) -> Verdict {
     let (lower, upper) = bounds(sprt);
     if llr >= upper {

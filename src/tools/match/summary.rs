@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::referee::{GameResult, Termination};
 use super::spec::SprtSpec;
-use super::stats::{self, Tally, Verdict};
+use super::stats::{self, Decision, Tally, Verdict};
 use crate::game::{Outcome, Player as Side};
 
 /// Losses of one engine by cause.
@@ -119,10 +119,7 @@ pub struct Report<'a> {
     /// The first engine's results over all its pairings.
     pub first: &'a PairingStats,
     pub sprt: Option<&'a SprtSpec>,
-    pub decision: Verdict,
-    /// Games played and the LLR when the test decided: games still running
-    /// then finish and move the LLR on.
-    pub decided_at: Option<(usize, f64)>,
+    pub decision: Option<Decision>,
     /// The referee's own time per move, every move of the match.
     pub overhead: Vec<Duration>,
 }
@@ -140,7 +137,6 @@ impl Report<'_> {
             first: view,
             sprt,
             decision,
-            decided_at,
             overhead,
         } = self;
         // The summary: one line per pairing, then the first engine's totals.
@@ -193,21 +189,22 @@ impl Report<'_> {
         // The LLR the verdict rests on: at the decision when there was one.
         let llr = sprt
             .as_ref()
-            .map(|s| decided_at.map_or_else(|| t.llr(s), |(_, llr)| llr));
+            .map(|s| decision.map_or_else(|| t.llr(s), |d| d.llr));
         if let (Some(s), Some(llr)) = (&sprt, llr) {
             let (lo, hi) = stats::bounds(s);
-            let verdict = match decision {
-                Verdict::Accept => "H1 accepted",
-                Verdict::Reject => "H0 accepted (H1 rejected)",
-                Verdict::None => "no decision",
+            let verdict = match decision.map(|d| d.verdict) {
+                Some(Verdict::Accept) => "H1 accepted",
+                Some(Verdict::Reject) => "H0 accepted (H1 rejected)",
+                Some(Verdict::None) | None => "no decision",
             };
-            let when = match decided_at {
-                Some((games, _)) if games < played => format!(
-                    " after {games} games (LLR {:.3} with the {} games that were still running)",
+            let when = match decision {
+                Some(d) if d.games < played => format!(
+                    " after {} games (LLR {:.3} with the {} games that finished after it)",
+                    d.games,
                     t.llr(s),
-                    played - games
+                    played - d.games
                 ),
-                Some((games, _)) => format!(" after {games} games"),
+                Some(d) => format!(" after {} games", d.games),
                 None => String::new(),
             };
             writeln!(
@@ -239,8 +236,8 @@ impl Report<'_> {
             view.opponent.garbage,
             t.pairs.map(|c| c.to_string()).join(","),
             llr.map_or("null".to_string(), |l| format!("{l:.4}")),
-            decision.as_str(),
-            decided_at.map_or("null".to_string(), |(games, _)| games.to_string()),
+            decision.map_or(Verdict::None, |d| d.verdict).as_str(),
+            decision.map_or("null".to_string(), |d| d.games.to_string()),
             overhead_us
         )?;
         out.flush()
