@@ -169,7 +169,7 @@ mod tests {
     fn shipped_gomoku_openings_are_legal_and_distinct() {
         let freestyle = include_str!("../../../openings/freestyle-15.txt");
         let renju = include_str!("../../../openings/renju-15.txt");
-        for (rule, text, at_least) in [("freestyle", freestyle, 150), ("renju", renju, 26)] {
+        for (rule, text, at_least) in [("freestyle", freestyle, 100), ("renju", renju, 26)] {
             let settings = Settings {
                 rule: Some(rule.to_string()),
                 ..Settings::default()
@@ -179,7 +179,7 @@ mod tests {
             assert!(openings.len() >= at_least, "{rule}: {}", openings.len());
             let mut positions = std::collections::HashSet::new();
             for o in &openings {
-                assert!((3..=4).contains(&o.moves.len()), "{}", o.text);
+                assert_eq!(o.moves.len(), 3, "{}", o.text);
                 let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
                 s.set_position(None, &moves).unwrap();
                 assert!(positions.insert(s.fen()), "twice: {}", o.text);
