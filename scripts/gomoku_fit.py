@@ -3,29 +3,33 @@
 
 Three steps, each reading the previous one's file:
 
-  positions PGN... > pos.txt     distinct positions (moves from the empty
-                                 15x15 board) from `ply match` records,
-                                 past the opening, none with a five to make
+  positions RECORD... > pos.txt  distinct positions (moves from the empty
+                                 15x15 board) from `ply match` PGN records
+                                 and c-gomoku-cli SGF records, past the
+                                 opening and short of the decided end
   label ENGINE < pos.txt > lab.txt
                                  each position scored by a Piskvork brain
                                  (its MESSAGE line's eval, side to move's
                                  view) at a fixed time per position
-  fit lab.txt                    the evaluation's cell weights and threat
+  fit lab.txt [--write]          the evaluation's class weights and threat
                                  constants chosen to minimise the squared
                                  error between sigmoid(ply_eval / K) and
-                                 sigmoid(label / S), printed as Rust
+                                 sigmoid(label / S); printed, or written
+                                 into the engine's source
 
 The features come from `cargo run --release --example gomoku_cells`: for
 every empty cell, both colours' four line patterns. The model is the one
 src/game/gomoku/eval.rs computes: per side, the sum over empty cells of
-the cell weight (a weight per line pattern, plus a bonus by the cell's
-shape class), the side to move's total counting (64 + TEMPO) / 64 and the
-opponent's (64 - TEMPO) / 64, plus a bonus when the side to move can make
-an open four, a four-three or a double three now, or else the opponent an
-open four next.
+the weight of the cell's class (the multiset of its four line patterns,
+src/game/gomoku/cell_classes.rs), the side to move's total counting
+(64 + TEMPO) / 64 and the opponent's (64 - TEMPO) / 64, plus a bonus when
+the side to move can make an open four, a four-three or a double three
+now, or else the opponent an open four next. Positions where a side has a
+five to make are left out: search settles those.
 """
 
 import argparse
+import itertools
 import math
 import os
 import random
@@ -52,11 +56,23 @@ def square_to_xy(square):
     return col, SIZE - rank
 
 
+def records(path):
+    """The games of a `ply match` PGN or a c-gomoku-cli SGF file, as moves."""
+    if not path.endswith(".sgf"):
+        return [moves for _, moves in games(path)]
+    out = []
+    for game in open(path).read().split("(;")[1:]:
+        # SGF letters: column, then row from the top.
+        stones = re.findall(r";[BW]\[([a-o])([a-o])\]", game)
+        out.append([f"{x}{SIZE - (ord(y) - ord('a'))}" for x, y in stones])
+    return out
+
+
 def cmd_positions(args):
     seen = set()
     rng = random.Random(args.seed)
     out = []
-    for moves in (moves for path in args.pgn for _, moves in games(path)):
+    for moves in (moves for path in args.records for moves in records(path)):
         # Past the opening; the last plies are decided fights the search
         # settles, not the evaluation.
         for n in range(args.skip, max(args.skip, len(moves) - 2)):
@@ -195,68 +211,67 @@ def threat_of(ps):
     return "none"
 
 
-# Shape classes of a cell beyond its lines' sum: what two lines through
-# one stone make together (a cell's best two patterns, as Rapfi's classical
-# evaluation and others name them).
-SHAPES = [
-    "open_four", "four_three", "double_three", "four_plus", "three_plus",
-    "blocked3_plus", "double_two",
-]
-
-
-def shape_of(ps):
-    t = threat_of(ps)
-    if t in ("open_four", "four_three", "double_three"):
-        return t
-    n = [0] * PATTERNS
-    for p in ps:
-        n[p] += 1
-    if t == "four":
-        # A four with a three-maker or two beside it.
-        return "four_plus" if n[BLOCKED3] + n[OPEN2] > 0 else None
-    if t == "three":
-        return "three_plus" if n[BLOCKED3] + n[OPEN2] > 0 else None
-    if n[BLOCKED3] + n[OPEN2] >= 2 and n[BLOCKED3] >= 1:
-        return "blocked3_plus"
-    if n[OPEN2] >= 2:
-        return "double_two"
-    return None
-
-
-# The engine's present values (src/game/gomoku/patterns.rs and eval.rs),
-# where the fit starts and whose scale it keeps.
-CURRENT = {
-    "lines": [0, 2, 0, 0, 8, 46, 74, 479, 300, 0],
-    "shapes": [73, 495, -172, 237, 82, 49, 18],
-    "tempo": 11,
-    "move": 0,
-    "flags": [8000, 7747, 2373, -194],
-}
-
 # The side to move can make an open four, a four-three, a double three
-# now; else the opponent can make an open four next.
-FLAGS = ["open_four_next", "four_three_next", "double_three_next", "their_open_four_next"]
+# now; else the opponent can make an open four next (eval.rs's constants).
+FLAGS = ["OPEN_FOUR_NEXT", "FOUR_THREE_NEXT", "DOUBLE_THREE_NEXT", "THEIR_OPEN_FOUR_NEXT"]
+
+# A cell's class: its four line patterns as a multiset (which line makes
+# which does not matter), 715 of them, numbered as cell_classes.rs does.
+CLASSES = list(itertools.combinations_with_replacement(range(PATTERNS), 4))
+CLASS_INDEX = {c: i for i, c in enumerate(CLASSES)}
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+CLASS_FILE = os.path.join(ROOT, "src/game/gomoku/cell_classes.rs")
+EVAL_FILE = os.path.join(ROOT, "src/game/gomoku/eval.rs")
+TABLE = re.compile(r"(const CLASS_WEIGHT: \[i16; 715\] = \[\n)(.*?)(\n\];)", re.S)
 
 
-def features(side, cells):
-    """Per side (to move, opponent): line pattern counts and shape counts,
-    plus the three 'can make now' flags of the side to move."""
+def constant(text, name):
+    m = re.search(rf"const {name}: i32 = (-?[0-9_]+);", text)
+    return int(m.group(1).replace("_", ""))
+
+
+def present():
+    """The engine's class weights, tempo and flag constants, read from its
+    source: where the fit starts, what it is held near, whose scale it keeps."""
+    table = TABLE.search(open(CLASS_FILE).read()).group(2)
+    weights = [int(x) for x in re.findall(r"-?\d+", table)]
+    assert len(weights) == len(CLASSES)
+    text = open(EVAL_FILE).read()
+    return (np.array(weights, dtype=float), constant(text, "TEMPO"),
+            np.array([constant(text, f) for f in FLAGS], dtype=float))
+
+
+def write(weights, flags):
+    """The fitted values into the engine's source."""
+    rows = [", ".join(str(round(w)) for w in weights[i:i + 12]) + ","
+            for i in range(0, len(weights), 12)]
+    body = "\n".join("    " + r for r in rows)
+    text = open(CLASS_FILE).read()
+    open(CLASS_FILE, "w").write(TABLE.sub(lambda m: m.group(1) + body + m.group(3), text))
+    text = open(EVAL_FILE).read()
+    for name, value in zip(FLAGS, flags):
+        value = round(value)
+        literal = f"{value:_}" if abs(value) >= 1000 else str(value)
+        text = re.sub(rf"const {name}: i32 = -?[0-9_]+;", f"const {name}: i32 = {literal};", text)
+    open(EVAL_FILE, "w").write(text)
+
+
+def class_features(side, cells):
+    """Per side (to move, opponent): how many empty cells of each class;
+    the flags; None where a side has a five to make (search settles it)."""
     me = 0 if side == "x" else 1
-    f = np.zeros((2, PATTERNS + len(SHAPES)))
+    counts = np.zeros((2, len(CLASSES)), dtype=np.float32)
     has = [set(), set()]
     for packed in cells:
         for colour in (0, 1):
             ps = unpack(packed[colour])
-            if any(p == FIVE for p in ps):
+            if FIVE in ps:
                 return None
             who = 0 if colour == me else 1
-            for p in ps:
-                f[who, p] += 1
-            s = shape_of(ps)
-            if s is not None:
-                f[who, PATTERNS + SHAPES.index(s)] += 1
+            counts[who, CLASS_INDEX[tuple(sorted(ps))]] += 1
             has[who].add(threat_of(ps))
-    flags = np.zeros(len(FLAGS))
+    flags = np.zeros(len(FLAGS), dtype=np.float32)
     theirs_next = "open_four" in has[1] or "four_three" in has[1]
     if "open_four" in has[0]:
         flags[0] = 1
@@ -266,81 +281,80 @@ def features(side, cells):
         flags[2] = 1
     elif "open_four" in has[1]:
         flags[3] = 1
-    return f, flags
+    return counts, flags
 
 
 def cmd_fit(args):
     rows = [l.rstrip("\n").split("\t") for l in open(args.labels)]
     rows = [(float(v), m) for v, m in rows]
     data = cells_of(args.cells, [m for _, m in rows])
-    X, F, y = [], [], []
+    C, F, y = [], [], []
     for (v, _), (side, cells) in zip(rows, data):
-        got = features(side, cells)
+        got = class_features(side, cells)
         if got is None:
             continue
-        f, flags = got
-        X.append(f)
-        F.append(flags)
+        C.append(got[0])
+        F.append(got[1])
         y.append(1.0 if v == math.inf else 0.0 if v == -math.inf
                  else 1 / (1 + math.exp(-v / args.scale)))
-    X, F, y = np.array(X), np.array(F), np.array(y)
-    print(f"{len(y)} positions; flags set: {F.sum(axis=0).astype(int).tolist()}", file=sys.stderr)
-    rng = np.random.default_rng(1)
-    test = rng.random(len(y)) < 0.2
+    C, F, y = np.array(C), np.array(F), np.array(y)
+    w0, tempo, flags0 = present()
+    # Linear in the class weights: mine * (64 + T) / 64 - theirs * (64 - T) / 64.
+    D = (C[:, 0, :] * (64 + tempo) - C[:, 1, :] * (64 - tempo)) / 64
+    test = np.random.default_rng(1).random(len(y)) < 0.2
+    # Classes with a five or an overline are settled by search or rules.
+    free = np.array([FIVE not in c and OVERLINE not in c and any(c) for c in CLASSES])
+    print(f"{len(y)} positions; {int((C.sum(axis=(0, 1)) > 0).sum())} classes seen",
+          file=sys.stderr)
+
+    def loss_grad(w, flags, k, sel, ridge):
+        e = np.clip(D[sel] @ w + F[sel] @ flags, -9000, 9000)
+        s = 1 / (1 + np.exp(-e / k))
+        r = s - y[sel]
+        g = 2 * r * s * (1 - s) / k / sel.sum()
+        # The ridge holds each weight near its present value, the more
+        # firmly the rarer its class (the data pull in proportion to use).
+        return (np.mean(r ** 2) + ridge * np.sum(((w - w0) / 100) ** 2),
+                D[sel].T @ g + ridge * 2 * (w - w0) / 100 ** 2, F[sel].T @ g)
+
+    # The evaluation's scale is held at the present weights' (search
+    # margins are set in its units): K is fitted for them, then fixed.
+    k = min(np.arange(100, 5000, 10.0), key=lambda k: loss_grad(w0, flags0, k, ~test, 0)[0])
+    print(f"present weights: K {k:.0f}, held-out loss "
+          f"{loss_grad(w0, flags0, k, test, 0)[0]:.5f}", file=sys.stderr)
     from scipy.optimize import minimize
-
-    n_w = PATTERNS + len(SHAPES)
-
-    def unpack_params(p):
-        return p[:n_w], p[n_w], p[n_w + 1], p[n_w + 2:n_w + 2 + len(FLAGS)], p[-1]
-
-    def evals(p, X, F):
-        w, tempo, move, flags, _ = unpack_params(p)
-        mine = X[:, 0, :] @ w
-        theirs = X[:, 1, :] @ w
-        return mine * (64 + tempo) / 64 - theirs * (64 - tempo) / 64 + move + F @ flags
-
-    def loss(p, X, F, y):
-        k = p[-1]
-        e = np.clip(evals(p, X, F), -9000, 9000)
-        return np.mean((1 / (1 + np.exp(-e / k)) - y) ** 2)
-
-    start = np.array(CURRENT["lines"] + CURRENT["shapes"] + [CURRENT["tempo"], CURRENT["move"]]
-                     + CURRENT["flags"] + [0.0], dtype=float)
-    bounds = [(0, 0), (0, 50), (0, 50)] + [(0, 1500)] * 5 + [(300, 300), (0, 0)] \
-        + [(-300, 1500)] * len(SHAPES) + [(0, 40), (0, 100)] \
-        + [(0, 9000)] * 3 + [(-9000, 9000)] * (len(FLAGS) - 3)
-    # The evaluation's scale is held at the old weights' (search margins
-    # are set in its units): K is fitted for them, then fixed.
-    ks = np.arange(100, 5000, 10.0)
-    start[-1] = min(ks, key=lambda k: loss(np.r_[start[:-1], k], X[~test], F[~test], y[~test]))
-    print(f"present weights: K {start[-1]:.0f}, held-out loss "
-          f"{loss(start, X[test], F[test], y[test]):.5f}", file=sys.stderr)
-    # Optimised in units of each value's size, so that a threat bonus of
-    # thousands and a pattern weight of units move alike.
-    unit = np.maximum(np.abs(start), 10.0)
-    k = start[-1]
-    unit = unit[:-1]
-    res = minimize(lambda x: loss(np.r_[x * unit, k], X[~test], F[~test], y[~test]),
-                   start[:-1] / unit,
-                   bounds=[(lo / u, hi / u) for (lo, hi), u in zip(bounds, unit)],
-                   method="L-BFGS-B", options={"maxiter": 5000})
-    p = np.r_[res.x * unit, k]
-    print(f"{res.nit} iterations: {res.message}", file=sys.stderr)
-    print(f"fitted: held-out loss {loss(p, X[test], F[test], y[test]):.5f}", file=sys.stderr)
-    w, tempo, move, flags, k = unpack_params(p)
-    print("WEIGHT", [round(x) for x in w[:PATTERNS]])
-    print("SHAPES", dict(zip(SHAPES, [round(x) for x in w[PATTERNS:]])))
-    print(f"TEMPO {tempo:.1f} MOVE {move:.1f} K {k:.0f}")
+    n = len(CLASSES)
+    best = None
+    for ridge in args.ridge:
+        def f(x):
+            w = np.where(free, x[:n], w0)
+            l, gw, gf = loss_grad(w, x[n:], k, ~test, ridge)
+            return l, np.r_[np.where(free, gw, 0), gf]
+        # An open four next stays below the evaluation's bound (9000) so
+        # that such positions still compare.
+        res = minimize(f, np.r_[w0, flags0], jac=True, method="L-BFGS-B",
+                       bounds=[(-2000, 4000)] * n + [(0, 8000)] * 3 + [(-9000, 9000)],
+                       options={"maxiter": 5000, "ftol": 1e-15, "gtol": 1e-12})
+        w, flags = np.where(free, res.x[:n], w0), res.x[n:]
+        held = loss_grad(w, flags, k, test, 0)[0]
+        print(f"ridge {ridge}: held-out loss {held:.5f} ({res.nit} iterations)",
+              file=sys.stderr)
+        if best is None or held < best[0]:
+            best = (held, ridge, w, flags)
+    held, ridge, w, flags = best
+    print(f"chosen ridge {ridge}: held-out loss {held:.5f}", file=sys.stderr)
     print("FLAGS", dict(zip(FLAGS, [round(x) for x in flags])))
-
+    print("CLASS_WEIGHT", " ".join(str(round(x)) for x in w))
+    if args.write:
+        write(w, flags)
+        print(f"written to {CLASS_FILE} and {EVAL_FILE}", file=sys.stderr)
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("positions")
-    p.add_argument("pgn", nargs="+")
+    p.add_argument("records", nargs="+", help="ply match .pgn or c-gomoku-cli .sgf files")
     p.add_argument("--skip", type=int, default=6, help="plies of opening left out")
     p.add_argument("--share", type=float, default=1.0, help="share of positions kept")
     p.add_argument("--seed", type=int, default=1)
@@ -354,6 +368,10 @@ def main():
     p.add_argument("--cells", default="target/release/examples/gomoku_cells")
     p.add_argument("--scale", type=float, default=200.0,
                    help="the labelling engine's eval per e-fold of odds")
+    p.add_argument("--ridge", type=float, nargs="+", default=[0.00003, 0.0001, 0.0003],
+                   help="pull toward the present weights; the best on held-out positions wins")
+    p.add_argument("--write", action="store_true",
+                   help="write the fitted values into the engine's source")
     p.set_defaults(run=cmd_fit)
     args = ap.parse_args()
     args.run(args)

@@ -3,20 +3,20 @@
 //! lines, summed incrementally by `set_info`) weighted for the side to
 //! move, and the threats that say who has the initiative.
 //!
-//! The cell weights (`patterns::combine`: a weight per line pattern and a
-//! bonus per shape of the lines together) and the constants below are
+//! The cell weights (`cell_classes`: a weight per class of the four line
+//! patterns a stone on the cell would make) and the constants below are
 //! fitted to a stronger engine's judgement (`scripts/gomoku_fit.py`):
 //! positions from fixed-node self-play games and from games against
 //! outside engines, each scored by a classical engine searching 80 ms,
 //! its score s taken as the win chance sigmoid(s / 200) (mates as 0 or 1).
-//! The evaluation, written as a function of the weights (per side, counts
-//! of the line patterns and shapes over the empty cells; flags for the
-//! threats to make next), is fitted to minimise the squared error of
-//! sigmoid(evaluation / K) against those chances, with K held at the
-//! previous weights' best so that the evaluation keeps its scale (search
-//! margins are set in its units). Positions where a side has a five-point
-//! are left out: search settles those. Fitted values must then win a
-//! fixed-node SPRT against the previous ones.
+//! The evaluation, written as a function of the weights (per side, how
+//! many empty cells of each class; flags for the threats to make next),
+//! is fitted to minimise the squared error of sigmoid(evaluation / K)
+//! against those chances, with K held at the previous weights' best so
+//! that the evaluation keeps its scale (search margins are set in its
+//! units). Positions where a side has a five-point are left out: search
+//! settles those. Fitted values must then win a fixed-node SPRT against
+//! the previous ones.
 
 use super::patterns::Threat;
 use super::{Gomoku, color_of};

@@ -7,6 +7,7 @@
 //! of the 32 cells on its lines, and the pattern tables turn codes into
 //! threats and evaluation weights incrementally.
 
+mod cell_classes;
 mod defence;
 mod eval;
 pub mod openings;

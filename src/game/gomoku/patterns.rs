@@ -7,6 +7,7 @@
 
 use std::sync::OnceLock;
 
+use super::cell_classes::class_weight;
 use super::rules::{BLACK, EMPTY, Rule, WHITE};
 
 /// Pattern of one line through a cell, weakest first.
@@ -340,49 +341,9 @@ pub fn combine(patterns: [Pattern; 4]) -> (Threat, i32) {
     } else {
         Threat::None
     };
-    // Fitted with the shape bonuses and the evaluation's constants (see
-    // eval.rs). A five-point is settled by search, not weighed.
-    const WEIGHT: [i32; ALL.len()] = [0, 2, 0, 0, 8, 46, 74, 479, 300, 0];
-    let weight: i32 = patterns.iter().map(|&p| WEIGHT[p as usize]).sum();
-    (threat, weight + SHAPE_BONUS[shape(threat, &count) as usize])
-}
-
-/// What two or more lines through one cell make together, beyond their
-/// sum: the shapes that become threats a move later.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Shape {
-    Plain,
-    OpenFour,
-    FourThree,
-    DoubleThree,
-    /// A four, and a three or a two that can grow on another line.
-    FourPlus,
-    /// An open three, and a three or a two on another line.
-    ThreePlus,
-    /// A blocked three and another blocked three or open two.
-    BlockedThreePlus,
-    /// Two open twos: a double three next.
-    DoubleTwo,
-}
-
-/// The bonus of each `Shape` on top of the cell's line weights (fitted;
-/// an open four's worth sits mostly in its line's `Open4` weight, and two
-/// open threes on one cell are worth less than their lines say).
-const SHAPE_BONUS: [i32; 8] = [0, 73, 495, -172, 237, 82, 49, 18];
-
-fn shape(threat: Threat, count: &[u8; ALL.len()]) -> Shape {
-    let n = |p: Pattern| count[p as usize];
-    let growing = n(Pattern::Blocked3) + n(Pattern::Open2);
-    match threat {
-        Threat::OpenFour => Shape::OpenFour,
-        Threat::FourThree => Shape::FourThree,
-        Threat::DoubleThree => Shape::DoubleThree,
-        Threat::Four if growing > 0 => Shape::FourPlus,
-        Threat::Three if growing > 0 => Shape::ThreePlus,
-        Threat::None if growing >= 2 && n(Pattern::Blocked3) > 0 => Shape::BlockedThreePlus,
-        Threat::None if n(Pattern::Open2) >= 2 => Shape::DoubleTwo,
-        _ => Shape::Plain,
-    }
+    // The weight is fitted per class of the four patterns (see eval.rs).
+    // A five-point is settled by search, not weighed.
+    (threat, class_weight(patterns))
 }
 
 #[cfg(test)]
