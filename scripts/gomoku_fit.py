@@ -324,6 +324,8 @@ def cmd_fit(args):
           f"{loss_grad(w0, flags0, k, test, 0)[0]:.5f}", file=sys.stderr)
     from scipy.optimize import minimize
     n = len(CLASSES)
+    flag_bounds = ([(v, v) for v in flags0] if args.keep_flags
+                   else [(0, 8000)] * 3 + [(-9000, 9000)])
     best = None
     for ridge in args.ridge:
         def f(x):
@@ -333,7 +335,7 @@ def cmd_fit(args):
         # An open four next stays below the evaluation's bound (9000) so
         # that such positions still compare.
         res = minimize(f, np.r_[w0, flags0], jac=True, method="L-BFGS-B",
-                       bounds=[(-2000, 4000)] * n + [(0, 8000)] * 3 + [(-9000, 9000)],
+                       bounds=[(-2000, 4000)] * n + flag_bounds,
                        options={"maxiter": 5000, "ftol": 1e-15, "gtol": 1e-12})
         w, flags = np.where(free, res.x[:n], w0), res.x[n:]
         held = loss_grad(w, flags, k, test, 0)[0]
@@ -370,6 +372,8 @@ def main():
                    help="the labelling engine's eval per e-fold of odds")
     p.add_argument("--ridge", type=float, nargs="+", default=[0.00003, 0.0001, 0.0003],
                    help="pull toward the present weights; the best on held-out positions wins")
+    p.add_argument("--keep-flags", action="store_true",
+                   help="fit the class weights only, the threat bonuses held")
     p.add_argument("--write", action="store_true",
                    help="write the fitted values into the engine's source")
     p.set_defaults(run=cmd_fit)
