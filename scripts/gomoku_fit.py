@@ -351,6 +351,7 @@ def cmd_fit(args):
         write(w, flags)
         print(f"written to {CLASS_FILE} and {EVAL_FILE}", file=sys.stderr)
 
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

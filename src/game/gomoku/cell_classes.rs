@@ -6,10 +6,10 @@
 //! fits each class on its own (see eval.rs), holding it near its present
 //! value the more firmly the rarer the class.
 
-use super::patterns::Pattern;
+use super::patterns::{ALL, Pattern};
 
 /// The patterns' count: classes are multisets of four of them.
-const PATTERNS: usize = 10;
+const PATTERNS: usize = ALL.len();
 
 /// Weight of each class, in the order of the sorted pattern tuples
 /// (a <= b <= c <= d, lexicographic), as `class_index` numbers them.

@@ -34,7 +34,8 @@ pub enum Pattern {
     Overline,
 }
 
-const ALL: [Pattern; 10] = [
+/// Every pattern, in order (the cell classes are multisets of them).
+pub(super) const ALL: [Pattern; 10] = [
     Pattern::None,
     Pattern::Open1,
     Pattern::Blocked2,
