@@ -733,6 +733,22 @@ fn renju_vct_never_plays_a_forbidden_point() {
 }
 
 #[test]
+fn vct_wins_longer_than_the_first_pass_are_found() {
+    // An opening where black's threat win needs paths longer than the
+    // first pass allows: that pass disproves the root, and the deeper
+    // passes must not take its disproofs (nor the root's) as final.
+    let mut pos = Gomoku::start(&settings(Rule::Freestyle)).unwrap();
+    for m in ["f9", "g9", "h8", "i8", "g10", "h11", "f8", "i10"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make_move(mv);
+    }
+    let vct::Vct::Win(_, plies) = pos.clone().vct(200_000) else {
+        panic!("no VCT");
+    };
+    assert!(threat_win_holds(&mut pos, plies));
+}
+
+#[test]
 fn renju_vct_that_needs_a_forbidden_point_does_not_count() {
     // Black's only threat is the double three on h8 (its other lines are
     // blocked by white): freestyle wins with it, renju has no VCT at all.
