@@ -7,7 +7,8 @@
 //! patterns a stone on the cell would make) and the constants below are
 //! fitted to a stronger engine's judgement (`scripts/gomoku_fit.py`):
 //! positions from fixed-node self-play games and from games against
-//! outside engines, each scored by a classical engine searching 80 ms,
+//! outside engines, each scored by a classical engine searching 80 ms
+//! (100 ms for the class weights, fitted with these constants held),
 //! its score s taken as the win chance sigmoid(s / 200) (mates as 0 or 1).
 //! The evaluation, written as a function of the weights (per side, how
 //! many empty cells of each class; flags for the threats to make next),
