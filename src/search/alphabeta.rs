@@ -47,8 +47,8 @@ const THREAT_EFFORT_PER_MS: u64 = 20;
 /// Work the game's wider threat search may spend at the root (a win, then
 /// the defence against the opponent's), per millisecond left on the clock
 /// and at most.
-const ROOT_SPACE_EFFORT: u64 = 20_000;
-const SPACE_EFFORT_PER_MS: u64 = 8;
+const ROOT_SPACE_EFFORT: u64 = 64_000;
+const SPACE_EFFORT_PER_MS: u64 = 32;
 const MIN_SPACE_EFFORT: u64 = 300;
 /// A score this much below the previous iteration's makes the root
 /// unstable (a threat has appeared): it gets more time.

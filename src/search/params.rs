@@ -1,9 +1,8 @@
 //! Search enhancements as switches, so that each can be measured on and
-//! off. All are on by default but the threat-space defence, which has not
-//! yet shown a gain in matches.
+//! off. All are on by default.
 
 /// Which enhancements the searcher uses; [`SearchParams::default`] turns
-/// all on but `threat_defence`, [`SearchParams::all`]`(false)` gives plain alpha-beta to a fixed
+/// all on, [`SearchParams::all`]`(false)` gives plain alpha-beta to a fixed
 /// depth. Each is a UGI option (see [`SWITCHES`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchParams {
@@ -41,11 +40,9 @@ pub struct SearchParams {
     pub threat_space: bool,
     /// With `threat_space`: the best move of each completed iteration is
     /// tested for a threat-space win of the opponent's after it, and a
-    /// refuted one is searched again as the loss it is. Off by default:
-    /// it scored 140-17-143 against the build without it (300 ms per
-    /// move, gomoku), the opponent's long wins beyond its budget (an
-    /// earlier form that tested the 16 best-ordered root moves before the
-    /// search lost 67-3-90 at 200 ms).
+    /// refuted one is searched again as the loss it is. In self-play at
+    /// 300 ms per move it was even (140-17-143); against PentaZen at 1 s,
+    /// whose wins are threat sequences, it gained (see the README).
     pub threat_defence: bool,
     /// Late-move reductions: quiet moves ([`crate::game::Game::quiet_move`])
     /// late in the ordering are searched less deeply first, and again at
@@ -77,9 +74,7 @@ pub struct SearchParams {
 
 impl Default for SearchParams {
     fn default() -> Self {
-        let mut params = SearchParams::all(true);
-        params.threat_defence = false;
-        params
+        SearchParams::all(true)
     }
 }
 
