@@ -17,7 +17,7 @@
 //! that the evaluation keeps its scale (search margins are set in its
 //! units). Positions where a side has a five-point are left out: search
 //! settles those. Fitted values must then win a fixed-node SPRT against
-//! the previous ones.
+//! the previous ones and hold up against an outside engine.
 
 use super::patterns::Threat;
 use super::{Gomoku, color_of};

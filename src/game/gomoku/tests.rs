@@ -453,13 +453,12 @@ fn no_vcf_is_proved_with_little_work() {
     );
     assert_eq!(pos.clone().vcf(10), threats::Vcf::None);
     // A middle game with fours on both sides but no win by fours.
-    let mut pos = Gomoku::start(&settings(Rule::Freestyle)).unwrap();
-    for m in [
-        "h8", "i9", "h9", "h10", "g8", "i8", "h7", "h6", "i10", "j11",
-    ] {
-        let mv = pos.parse_move(m).unwrap();
-        pos.make_move(mv);
-    }
+    let pos = played(
+        Rule::Freestyle,
+        &[
+            "h8", "i9", "h9", "h10", "g8", "i8", "h7", "h6", "i10", "j11",
+        ],
+    );
     assert_eq!(pos.clone().vcf(2_000), threats::Vcf::None);
 }
 
@@ -532,6 +531,16 @@ fn every_vcf_found_in_random_games_holds() {
         assert!(forced_win_holds(pos, plies), "{}", pos.to_fen());
         true
     });
+}
+
+/// The position after `moves` from the empty board.
+fn played(rule: Rule, moves: &[&str]) -> Gomoku {
+    let mut pos = Gomoku::start(&settings(rule)).unwrap();
+    for m in moves {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make_move(mv);
+    }
+    pos
 }
 
 fn vct_of(pos: &Gomoku) -> vct::Vct {
@@ -737,11 +746,10 @@ fn vct_wins_longer_than_the_first_pass_are_found() {
     // An opening where black's threat win needs paths longer than the
     // first pass allows: that pass disproves the root, and the deeper
     // passes must not take its disproofs (nor the root's) as final.
-    let mut pos = Gomoku::start(&settings(Rule::Freestyle)).unwrap();
-    for m in ["f9", "g9", "h8", "i8", "g10", "h11", "f8", "i10"] {
-        let mv = pos.parse_move(m).unwrap();
-        pos.make_move(mv);
-    }
+    let mut pos = played(
+        Rule::Freestyle,
+        &["f9", "g9", "h8", "i8", "g10", "h11", "f8", "i10"],
+    );
     let vct::Vct::Win(_, plies) = pos.clone().vct(200_000) else {
         panic!("no VCT");
     };
