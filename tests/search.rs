@@ -10,7 +10,7 @@ use ply::game::connect4::Connect4;
 use ply::game::gomoku::Gomoku;
 use ply::game::lasca::Lasca;
 use ply::game::tictactoe::TicTacToe;
-use ply::game::{Game, Settings};
+use ply::game::{Game, Settings, ThreatVerdict};
 use ply::search::params::SWITCHES;
 use ply::search::reference;
 use ply::search::{Proof, SearchLimits, SearchParams, SearchResult, Searcher};
@@ -416,6 +416,45 @@ fn the_defence_leaves_out_moves_that_lose_to_a_threat_space_win() {
         "{} lets black win",
         pos.move_to_string(mv)
     );
+}
+
+/// White to move in a game lost to PentaZen (f9 f7 h8 g6 g9 h9 f10):
+/// black's three f10-g9-h8 is open at e11 and i7. Blocking at i7 (white
+/// played it) loses to a 19-ply VCT, which the search's test of its best
+/// move need not find (a depth-1 search that tests one best move at a time
+/// plays it); e11 holds. Once the first best move is refuted, every root
+/// move is tested and the search goes on among those proved to leave black
+/// no threat win.
+#[test]
+fn a_refuted_best_move_has_every_root_move_tested() {
+    let mut pos = Gomoku::start(&Settings::default()).unwrap();
+    for text in "f9 f7 h8 g6 g9 h9 f10".split(' ') {
+        pos.make_move(pos.parse_move(text).unwrap());
+    }
+    let verdict_after = |text: &str, effort: u64| {
+        let mut after = pos.clone();
+        after.make_move(pos.parse_move(text).unwrap());
+        after.threat_verdict(effort)
+    };
+    assert!(matches!(
+        verdict_after("i7", 200_000),
+        ThreatVerdict::Win(..)
+    ));
+    assert_eq!(verdict_after("e11", 1_000), ThreatVerdict::NoWin);
+    for depth in [1, 3] {
+        let mut searcher = Searcher::<Gomoku>::new(1, SearchParams::default()).unwrap();
+        let limits = SearchLimits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        let result = searcher.search(&pos, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+        let mv = pos.move_to_string(result.best.unwrap());
+        assert_eq!(
+            verdict_after(&mv, 200_000),
+            ThreatVerdict::NoWin,
+            "depth {depth}: {mv}"
+        );
+    }
 }
 
 /// A search cut short inside an iteration plays the root move that

@@ -81,6 +81,18 @@ pub enum Outcome {
     Draw,
 }
 
+/// What the game's wider threat search ([`Game::threat_verdict`]) found
+/// for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreatVerdict<M> {
+    /// A win: the first move and the plies until the game is won.
+    Win(M, u32),
+    /// Proved: no win by threats (a slower one may still exist).
+    NoWin,
+    /// Neither proved within the effort, or the game has no such search.
+    Unknown,
+}
+
 /// Why a position, move or setting was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
@@ -249,9 +261,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// continuous threats: fours and threes), in the terms of
     /// [`Game::forced_win`]. The search asks it at the root and near it,
     /// and to find the root moves that defend against the opponent's such
-    /// win. None by default.
-    fn threat_win(&mut self, _effort: u64) -> Option<(Self::Move, u32)> {
-        None
+    /// win. From [`Game::threat_verdict`].
+    fn threat_win(&mut self, effort: u64) -> Option<(Self::Move, u32)> {
+        match self.threat_verdict(effort) {
+            ThreatVerdict::Win(mv, plies) => Some((mv, plies)),
+            ThreatVerdict::NoWin | ThreatVerdict::Unknown => None,
+        }
+    }
+
+    /// The wider threat search's full answer: a win, a proof that there
+    /// is none, or neither. Unknown by default.
+    fn threat_verdict(&mut self, _effort: u64) -> ThreatVerdict<Self::Move> {
+        ThreatVerdict::Unknown
     }
 
     /// The defence against the opponent's quick win: when the opponent,

@@ -19,7 +19,7 @@ use super::solver::Solver;
 use super::stats::SearchStats;
 use super::time::{Budget, LateClock, Progress, start_next};
 use super::tt::{Bound, TranspositionTable};
-use crate::game::Game;
+use crate::game::{Game, ThreatVerdict};
 use crate::tune::tune;
 
 /// Depth stored for a result whose whole subtree ended in finished games:
@@ -50,6 +50,12 @@ const THREAT_EFFORT_PER_MS: u64 = 20;
 const ROOT_SPACE_EFFORT: u64 = 64_000;
 const SPACE_EFFORT_PER_MS: u64 = 32;
 const MIN_SPACE_EFFORT: u64 = 300;
+/// The root scan of the defence gives each move this share of the root's
+/// threat-search effort.
+const SCAN_SHARE: u64 = 4;
+/// The threat-search effort that tests an unfinished iteration's best
+/// move when the time is up (about a millisecond).
+const LAST_CHECK_EFFORT: u64 = 1_000;
 /// A score this much below the previous iteration's makes the root
 /// unstable (a threat has appeared): it gets more time.
 const UNSTABLE_DROP: i32 = 60;
@@ -249,11 +255,16 @@ pub struct Searcher<G: Game> {
     root_choices: usize,
     /// The score of the root's best move so far in the current iteration.
     root_score: i32,
-    /// When not empty, the only root moves searched: those after which
-    /// the opponent's threat win was not proved.
+    /// When not empty, the only root moves searched: those the threat
+    /// defence's scan left standing, best ordered first.
     root_only: Vec<G::Move>,
     /// Root moves tested by the threat-space defence in this search.
     verified: Vec<G::Move>,
+    /// Those of them the opponent's threat win refutes.
+    refuted: Vec<G::Move>,
+    /// Whether this search has tested every root move (see
+    /// [`Self::scan_root`]).
+    scanned: bool,
     /// The table size asked for (`Hash`), in MB.
     hash_mb: usize,
 }
@@ -339,6 +350,8 @@ impl<G: Game> Searcher<G> {
             root_score: 0,
             root_only: Vec::new(),
             verified: Vec::new(),
+            refuted: Vec::new(),
+            scanned: false,
             hash_mb,
         }
     }
@@ -517,9 +530,9 @@ impl<G: Game> Searcher<G> {
             self.tt.new_search();
         }
 
-        let mut pos = root.clone();
+        let pos = &mut root.clone();
         let mut result = SearchResult {
-            best: self.fallback_move(&pos),
+            best: self.fallback_move(pos),
             last: None,
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -529,12 +542,14 @@ impl<G: Game> Searcher<G> {
         }
         self.root_only.clear();
         self.verified.clear();
+        self.refuted.clear();
+        self.scanned = false;
         if self.params.threat_space && self.excluded_root.is_empty() && !self.helper {
-            if let Some(proved) = self.root_threats(&mut pos, report) {
+            if let Some(proved) = self.root_threats(pos, report) {
                 return proved;
             }
             if !self.root_only.is_empty() {
-                result.best = self.fallback_move(&pos);
+                result.best = self.fallback_move(pos);
             }
         }
         let max_depth = limits
@@ -578,7 +593,7 @@ impl<G: Game> Searcher<G> {
                     // A helper's offset stops at the depth limit.
                     let searched = (depth + self.depth_offset).min(max_depth);
                     self.iteration_depth = searched;
-                    let score = self.aspiration(&mut pos, searched as i32, previous);
+                    let score = self.aspiration(pos, searched as i32, previous);
                     if self.aborted {
                         if std::mem::take(&mut self.superseded) {
                             // Another thread completed this depth first:
@@ -595,6 +610,7 @@ impl<G: Game> Searcher<G> {
                         // them) is the better choice.
                         if let Some(&mv) = self.pv[0].first()
                             && result.best != Some(mv)
+                            && !self.refuted_at_last(pos, mv)
                         {
                             let unfinished = Report {
                                 depth,
@@ -646,12 +662,17 @@ impl<G: Game> Searcher<G> {
             }
             result.last = Some(iteration);
             completed = depth;
-            if self.refuted_by_threats(&mut pos, score, result.best)
-                && !self.out_of_time_or_stopped()
-            {
-                // Its best move loses: this depth again.
-                iteration_start = Instant::now();
-                continue;
+            if self.refuted_by_threats(pos, score, result.best) {
+                if !self.out_of_time_or_stopped() {
+                    // Its best move loses: this depth again.
+                    iteration_start = Instant::now();
+                    continue;
+                }
+                // No time to search again: the best-ordered move the scan
+                // left standing rather than one that loses.
+                if let Some(&mv) = self.root_only.first() {
+                    result.best = Some(mv);
+                }
             }
             let proven = Score::plies_to_end(score).is_some_and(|plies| plies <= depth as i32);
             // The clock may have started late (a ponder search on
@@ -900,10 +921,8 @@ impl<G: Game> Searcher<G> {
 
     /// The threat-space work before the first iteration: a win the game's
     /// wider threat search proves for the side to move is the search's
-    /// result (reported as a mate score). Then the defence: the
-    /// best-ordered root moves are tested for the opponent's threat win
-    /// after them; the refuted ones are left out of `root_only` (none
-    /// when every move is refuted).
+    /// result (reported as a mate score). The defence comes after each
+    /// iteration ([`Self::refuted_by_threats`]).
     fn root_threats(
         &mut self,
         pos: &mut G,
@@ -935,13 +954,10 @@ impl<G: Game> Searcher<G> {
     /// move of a completed iteration (not yet tested in this search) is
     /// tested for a win of the opponent's after it. A refuted move goes to
     /// the table as the loss it is, so that searching the same depth again
-    /// finds another move: true then.
+    /// finds another move: true then. The first refutation of a search
+    /// has every other root move tested too ([`Self::scan_root`]).
     fn refuted_by_threats(&mut self, pos: &mut G, score: i32, best: Option<G::Move>) -> bool {
-        if !(self.params.threat_defence && self.params.threat_space && self.params.threat_search)
-            || self.helper
-            || !self.excluded_root.is_empty()
-            || is_mate(score)
-        {
+        if !self.defending() || is_mate(score) {
             return false;
         }
         let Some(mv) = best.filter(|mv| !self.verified.contains(mv)) else {
@@ -949,23 +965,117 @@ impl<G: Game> Searcher<G> {
         };
         self.verified.push(mv);
         let effort = self.root_space_effort();
+        if !self.refutes(pos, mv, effort) {
+            return false;
+        }
+        if !self.scanned {
+            self.scan_root(pos);
+        }
+        true
+    }
+
+    /// Whether the threat-space defence works in this search.
+    fn defending(&self) -> bool {
+        self.params.threat_defence
+            && self.params.threat_space
+            && self.params.threat_search
+            && !self.helper
+            && self.excluded_root.is_empty()
+    }
+
+    /// What the opponent's threat search, with `effort`, finds after the
+    /// root move `mv`; a move it refutes goes to the table as the loss it
+    /// is and to `refuted`.
+    fn verdict_after(&mut self, pos: &mut G, mv: G::Move, effort: u64) -> ThreatVerdict<G::Move> {
         pos.make_move(mv);
-        let refutation = if pos.outcome().is_none() {
-            pos.threat_win(effort)
+        let verdict = if pos.outcome().is_none() {
+            pos.threat_verdict(effort)
         } else {
-            None
+            ThreatVerdict::NoWin
         };
         let key = pos.hash();
         pos.unmake_move(mv);
-        let Some((reply, plies)) = refutation else {
-            return false;
-        };
-        if self.params.transposition_table {
-            let score = MATE - 1 - plies as i32;
-            self.tt
-                .store(key, 1, Some(reply), score, EXHAUSTIVE, Bound::Exact);
+        if let ThreatVerdict::Win(reply, plies) = verdict {
+            self.refuted.push(mv);
+            if self.params.transposition_table {
+                let score = MATE - 1 - plies as i32;
+                self.tt
+                    .store(key, 1, Some(reply), score, EXHAUSTIVE, Bound::Exact);
+            }
         }
-        true
+        verdict
+    }
+
+    /// Whether the opponent's threat search refutes `mv` (see
+    /// [`Self::verdict_after`]).
+    fn refutes(&mut self, pos: &mut G, mv: G::Move, effort: u64) -> bool {
+        matches!(self.verdict_after(pos, mv, effort), ThreatVerdict::Win(..))
+    }
+
+    /// Once a best move has been refuted, the opponent has a threat
+    /// sequence under way and most moves lose to it: testing one best
+    /// move per iteration rarely reaches the few that hold (in the losses
+    /// to PentaZen, 2 of 61 and 2 of 106). So every root move is tested,
+    /// best ordered first, with a quarter of the root's effort, for at
+    /// most half of the time left. The search goes on among the moves
+    /// proved to leave no threat win when one of them is not forcing (a
+    /// four only puts the threat off by a move), else among those not
+    /// refuted (`root_only`, in that order), or among all when every one
+    /// is refuted.
+    fn scan_root(&mut self, pos: &mut G) {
+        self.scanned = true;
+        let mut moves = Vec::new();
+        self.root_moves(pos, &mut moves);
+        let mut scores = Vec::new();
+        let tt_move = self.tt.probe(pos.hash(), 0).and_then(|hit| hit.mv);
+        self.ordering
+            .score_moves(pos, &self.params, &moves, tt_move, 0, &mut scores);
+        let mut order: Vec<(i64, G::Move)> = scores.iter().copied().zip(moves).collect();
+        order.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        let until = self.hard_deadline.map(|t| {
+            let now = Instant::now();
+            now + t.saturating_duration_since(now) / 2
+        });
+        let (mut safe, mut open) = (Vec::new(), Vec::new());
+        let mut quiet_defence = false;
+        for (_, mv) in order {
+            if self.refuted.contains(&mv) {
+                continue;
+            }
+            let late = self.stop.load(AtomicOrdering::Relaxed)
+                || until.is_some_and(|t| Instant::now() >= t);
+            if late || self.verified.contains(&mv) {
+                open.push(mv);
+                continue;
+            }
+            let effort = (self.root_space_effort() / SCAN_SHARE).max(MIN_SPACE_EFFORT);
+            match self.verdict_after(pos, mv, effort) {
+                ThreatVerdict::Win(..) => {}
+                ThreatVerdict::NoWin => {
+                    quiet_defence |= !pos.forcing_move(mv);
+                    self.verified.push(mv);
+                    safe.push(mv);
+                }
+                ThreatVerdict::Unknown => open.push(mv),
+            }
+        }
+        if !quiet_defence {
+            safe.extend(open);
+        }
+        self.root_only = safe;
+    }
+
+    /// Whether `mv`, the best move of an unfinished iteration, is one the
+    /// defence refuted or refutes now with a small effort (it replaces a
+    /// tested move only if not).
+    fn refuted_at_last(&mut self, pos: &mut G, mv: G::Move) -> bool {
+        if !self.defending() {
+            return false;
+        }
+        if self.refuted.contains(&mv) {
+            return true;
+        }
+        !self.verified.contains(&mv) && self.refutes(pos, mv, LAST_CHECK_EFFORT)
     }
 
     /// The root's wider threat-search effort, from the clock when there
@@ -980,8 +1090,8 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// The root's moves less the excluded ones (and, after a threat
-    /// defence, only the defending ones). A game's search moves may be
+    /// The root's moves less the excluded ones (and, after the threat
+    /// defence's scan, only those it left standing). A game's search moves may be
     /// pruned to a single forced move; once that is excluded, all legal
     /// moves are candidates again.
     fn root_moves(&self, pos: &G, moves: &mut Vec<G::Move>) {

@@ -23,7 +23,9 @@ pub use self::rules::Rule;
 use self::rules::{BLACK, EMPTY, Lines, WALL, WHITE};
 use self::threats::VcfCache;
 use self::vct::{Vct, VctCache};
-use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
+use super::{
+    Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation, ThreatVerdict,
+};
 
 /// Gomoku as the registry and the tools see it.
 pub const DESCRIPTION: Description = Description {
@@ -970,10 +972,11 @@ impl Game for Gomoku {
     }
 
     /// A win by continuous threats (VCT) for the side to move.
-    fn threat_win(&mut self, effort: u64) -> Option<(u16, u32)> {
+    fn threat_verdict(&mut self, effort: u64) -> ThreatVerdict<u16> {
         match self.vct(effort) {
-            Vct::Win(mv, plies) => Some((mv, plies)),
-            Vct::None | Vct::Unknown => None,
+            Vct::Win(mv, plies) => ThreatVerdict::Win(mv, plies),
+            Vct::None => ThreatVerdict::NoWin,
+            Vct::Unknown => ThreatVerdict::Unknown,
         }
     }
 
