@@ -269,6 +269,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         }
     }
 
+    /// Takes over `from`'s own tables (its threat searches' results, kept
+    /// by position), so that a search of a later position of the same game
+    /// starts with what an earlier one proved, as the transposition table
+    /// does. Nothing by default; nothing when the two differ in their rules.
+    fn take_caches(&mut self, _from: &mut Self) {}
+
     /// The wider threat search's full answer: a win, a proof that there
     /// is none, or neither. Unknown by default.
     fn threat_verdict(&mut self, _effort: u64) -> ThreatVerdict<Self::Move> {

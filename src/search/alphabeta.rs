@@ -267,6 +267,8 @@ pub struct Searcher<G: Game> {
     scanned: bool,
     /// The table size asked for (`Hash`), in MB.
     hash_mb: usize,
+    /// The last search's copy of its root, kept for the game's own tables.
+    last_copy: Option<G>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -353,6 +355,7 @@ impl<G: Game> Searcher<G> {
             refuted: Vec::new(),
             scanned: false,
             hash_mb,
+            last_copy: None,
         }
     }
 
@@ -461,6 +464,7 @@ impl<G: Game> Searcher<G> {
             solver.clear();
         }
         self.hints.clear();
+        self.last_copy = None;
     }
 
     /// Searches `root` within `limits` until done, out of budget, or
@@ -530,7 +534,26 @@ impl<G: Game> Searcher<G> {
             self.tt.new_search();
         }
 
-        let pos = &mut root.clone();
+        // The game's own tables (its threat searches' results) carry over
+        // from the last search, as the transposition table does.
+        let mut pos = root.clone();
+        if let Some(mut last) = self.last_copy.take() {
+            pos.take_caches(&mut last);
+        }
+        let result = self.deepen(root, &mut pos, limits, report);
+        self.last_copy = Some(pos);
+        result
+    }
+
+    /// The iterative deepening of [`Self::search`] from `pos`, a copy of
+    /// `root`.
+    fn deepen(
+        &mut self,
+        root: &G,
+        pos: &mut G,
+        limits: &SearchLimits,
+        report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> SearchResult<G::Move> {
         let mut result = SearchResult {
             best: self.fallback_move(pos),
             last: None,

@@ -980,6 +980,15 @@ impl Game for Gomoku {
         }
     }
 
+    /// Results are kept by position and attacker; the rule and the board
+    /// decide what they mean.
+    fn take_caches(&mut self, from: &mut Self) {
+        if (self.rule, self.width, self.height) == (from.rule, from.width, from.height) {
+            self.vcf_cache = std::mem::take(&mut from.vcf_cache);
+            self.vct_cache = std::mem::take(&mut from.vct_cache);
+        }
+    }
+
     /// Our fours and the cells of the opponent's VCF after a pass.
     fn threat_defences(&mut self, effort: u64, moves: &mut Vec<u16>) -> bool {
         self.vcf_defences(effort, moves)

@@ -757,6 +757,31 @@ fn vct_wins_longer_than_the_first_pass_are_found() {
 }
 
 #[test]
+fn threat_search_tables_carry_over_to_a_copy_of_the_same_rule_only() {
+    // The copy of a later position (here the same one) takes an earlier
+    // search's results: the win is known without a node of search. A copy
+    // under another rule takes nothing.
+    let moves = ["f9", "g9", "h8", "i8", "g10", "h11", "f8", "i10"];
+    let mut searched = played(Rule::Freestyle, &moves);
+    let vct::Vct::Win(mv, plies) = searched.vct(200_000) else {
+        panic!("no VCT");
+    };
+    let mut copy = searched.clone();
+    assert_ne!(copy.vct(1), vct::Vct::Win(mv, plies), "a copy starts empty");
+    let mut copy = searched.clone();
+    copy.take_caches(&mut searched);
+    assert_eq!(copy.vct(1), vct::Vct::Win(mv, plies));
+    let mut other = played(Rule::Standard, &moves);
+    other.take_caches(&mut copy);
+    assert_ne!(other.vct(1), vct::Vct::Win(mv, plies));
+    assert_eq!(
+        copy.vct(1),
+        vct::Vct::Win(mv, plies),
+        "copy kept its tables"
+    );
+}
+
+#[test]
 fn renju_vct_that_needs_a_forbidden_point_does_not_count() {
     // Black's only threat is the double three on h8 (its other lines are
     // blocked by white): freestyle wins with it, renju has no VCT at all.

@@ -52,8 +52,8 @@ struct Entry {
 }
 
 /// VCF results by position (attacker to move). A copy of a position starts
-/// with an empty cache, so a search's results do not depend on what an
-/// earlier search left behind.
+/// with an empty cache; the searcher hands one search's cache on to the
+/// next (`Game::take_caches`), and a new game starts empty.
 #[derive(Default)]
 pub struct VcfCache {
     entries: Vec<Entry>,

@@ -77,7 +77,8 @@ struct Entry {
 }
 
 /// VCT results by position and attacker, and the search's node arena,
-/// kept between searches of one position's copy (a copy starts empty).
+/// kept between searches of one position's copy (a copy starts empty,
+/// and the searcher hands them on to its next search's copy).
 #[derive(Default)]
 pub struct VctCache {
     entries: Vec<Entry>,
