@@ -572,13 +572,12 @@ impl<G: Game> Searcher<G> {
         self.verified.clear();
         self.refuted.clear();
         self.scanned = false;
-        if self.params.threat_space && self.excluded_root.is_empty() && !self.helper {
-            if let Some(proved) = self.root_threats(pos, report) {
-                return proved;
-            }
-            if !self.root_only.is_empty() {
-                result.best = self.fallback_move(pos);
-            }
+        if self.params.threat_space
+            && self.excluded_root.is_empty()
+            && !self.helper
+            && let Some(proved) = self.root_threats(pos, report)
+        {
+            return proved;
         }
         let max_depth = limits
             .depth
@@ -697,8 +696,9 @@ impl<G: Game> Searcher<G> {
                     continue;
                 }
                 // No time to search again: the best-ordered move the scan
-                // left standing rather than one that loses.
-                if let Some(&mv) = self.root_only.first() {
+                // left standing (and nothing refuted since) rather than
+                // one that loses.
+                if let Some(&mv) = self.root_only.iter().find(|mv| !self.refuted.contains(mv)) {
                     result.best = Some(mv);
                 }
             }
