@@ -24,7 +24,8 @@ the weight of the cell's class (the multiset of its four line patterns,
 src/game/gomoku/cell_classes.rs), the side to move's total counting
 (64 + TEMPO) / 64 and the opponent's (64 - TEMPO) / 64, plus a bonus when
 the side to move can make an open four, a four-three or a double three
-now, or else the opponent an open four next. Positions where a side has a
+now (the last two valued apart when the opponent has a four to make), or
+else the opponent an open four next. Positions where a side has a
 five to make are left out: search settles those.
 """
 
@@ -212,8 +213,10 @@ def threat_of(ps):
 
 
 # The side to move can make an open four, a four-three, a double three
-# now; else the opponent can make an open four next (eval.rs's constants).
-FLAGS = ["OPEN_FOUR_NEXT", "FOUR_THREE_NEXT", "DOUBLE_THREE_NEXT", "THEIR_OPEN_FOUR_NEXT"]
+# now (the last two apart for when the opponent has a four to make);
+# else the opponent can make an open four next (eval.rs's constants).
+FLAGS = ["OPEN_FOUR_NEXT", "FOUR_THREE_NEXT", "FOUR_THREE_NEXT_AGAINST_FOURS",
+         "DOUBLE_THREE_NEXT", "DOUBLE_THREE_NEXT_AGAINST_FOURS", "THEIR_OPEN_FOUR_NEXT"]
 
 # A cell's class: its four line patterns as a multiset (which line makes
 # which does not matter), 715 of them, numbered as cell_classes.rs does.
@@ -273,14 +276,15 @@ def class_features(side, cells):
             has[who].add(threat_of(ps))
     flags = np.zeros(len(FLAGS), dtype=np.float32)
     theirs_next = "open_four" in has[1] or "four_three" in has[1]
+    their_fours = theirs_next or "four" in has[1]
     if "open_four" in has[0]:
         flags[0] = 1
     elif "four_three" in has[0]:
-        flags[1] = 1
+        flags[2 if their_fours else 1] = 1
     elif "double_three" in has[0] and not theirs_next:
-        flags[2] = 1
+        flags[4 if their_fours else 3] = 1
     elif "open_four" in has[1]:
-        flags[3] = 1
+        flags[5] = 1
     return counts, flags
 
 
@@ -303,7 +307,8 @@ def cmd_fit(args):
     D = (C[:, 0, :] * (64 + tempo) - C[:, 1, :] * (64 - tempo)) / 64
     test = np.random.default_rng(1).random(len(y)) < 0.2
     # Classes with a five or an overline are settled by search or rules.
-    free = np.array([FIVE not in c and OVERLINE not in c and any(c) for c in CLASSES])
+    free = np.array([FIVE not in c and OVERLINE not in c and any(c) and not args.keep_weights
+                     for c in CLASSES])
     print(f"{len(y)} positions; {int((C.sum(axis=(0, 1)) > 0).sum())} classes seen",
           file=sys.stderr)
 
@@ -325,7 +330,7 @@ def cmd_fit(args):
     from scipy.optimize import minimize
     n = len(CLASSES)
     flag_bounds = ([(v, v) for v in flags0] if args.keep_flags
-                   else [(0, 8000)] * 3 + [(-9000, 9000)])
+                   else [(0, 8000)] * 5 + [(-9000, 9000)])
     best = None
     for ridge in args.ridge:
         def f(x):
@@ -375,6 +380,8 @@ def main():
                    help="pull toward the present weights; the best on held-out positions wins")
     p.add_argument("--keep-flags", action="store_true",
                    help="fit the class weights only, the threat bonuses held")
+    p.add_argument("--keep-weights", action="store_true",
+                   help="fit the threat bonuses only, the class weights held")
     p.add_argument("--write", action="store_true",
                    help="write the fitted values into the engine's source")
     p.set_defaults(run=cmd_fit)

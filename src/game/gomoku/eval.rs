@@ -32,10 +32,18 @@ const MOVE: i32 = 0;
 /// make first: won but for their counter-fours. (The fit ran into the
 /// bound; kept below it so that such positions still compare.)
 const OPEN_FOUR_NEXT: i32 = 8_000;
-/// We can make a four and an open three at once.
+/// We can make a four and an open three at once, and they have no four
+/// to make: won.
 const FOUR_THREE_NEXT: i32 = 7_747;
-/// We can make two open threes at once while they threaten nothing as big.
+/// The same while they have a four to make: their fours come with tempo
+/// and may break the open three or make a five-point of their own, so
+/// the threat is worth far less.
+const FOUR_THREE_NEXT_AGAINST_FOURS: i32 = 1_219;
+/// We can make two open threes at once while they threaten nothing as
+/// big and have no four to make.
 const DOUBLE_THREE_NEXT: i32 = 2_373;
+/// The same while they have a four to make.
+const DOUBLE_THREE_NEXT_AGAINST_FOURS: i32 = 1_257;
 /// Nothing as big for us, and they can make an open four next: we must
 /// spend the move answering.
 const THEIR_OPEN_FOUR_NEXT: i32 = -194;
@@ -64,12 +72,21 @@ impl Gomoku {
             // the opponent could make after it.
             let their_wins_next =
                 self.threats(them, Threat::OpenFour) + self.threats(them, Threat::FourThree);
+            let their_fours = their_wins_next + self.threats(them, Threat::Four);
             if self.threats(me, Threat::OpenFour) > 0 {
                 score += OPEN_FOUR_NEXT;
             } else if self.threats(me, Threat::FourThree) > 0 {
-                score += FOUR_THREE_NEXT;
+                score += if their_fours == 0 {
+                    FOUR_THREE_NEXT
+                } else {
+                    FOUR_THREE_NEXT_AGAINST_FOURS
+                };
             } else if self.threats(me, Threat::DoubleThree) > 0 && their_wins_next == 0 {
-                score += DOUBLE_THREE_NEXT;
+                score += if their_fours == 0 {
+                    DOUBLE_THREE_NEXT
+                } else {
+                    DOUBLE_THREE_NEXT_AGAINST_FOURS
+                };
             } else if self.threats(them, Threat::OpenFour) > 0 {
                 score += THEIR_OPEN_FOUR_NEXT;
             }

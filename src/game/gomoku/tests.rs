@@ -880,6 +880,28 @@ fn the_side_to_move_owns_its_threats() {
     assert!(black > -white + 1_000, "{black} against {white}");
 }
 
+#[test]
+fn a_four_three_counts_as_won_only_when_the_opponent_has_no_four() {
+    // Black to move makes a four-three at f8 (the four c8-f8 against b8
+    // and the open three f10-f8). White has the same stones but one: in
+    // the second board three of them in a row against the edge give it a
+    // four to make, with which it takes the tempo back (in the labelled
+    // positions of the fit, such four-threes won about 78% of the time;
+    // without a white four, all of them).
+    let board = |white_row: &'static str| {
+        let mut rows = vec!["o", "", "", "", "", ".....x", ".....x", ".oxxx"];
+        rows.extend(["", "", "", "", white_row, "", "..............o"]);
+        diagram(Rule::Freestyle, &rows, Player::P1).evaluate()
+    };
+    let clean = board("........o...o.o");
+    let against_fours = board("............ooo");
+    assert!(clean >= 7_000, "a four-three against no fours: {clean}");
+    assert!(
+        against_fours < 4_000 && against_fours < clean - 4_000,
+        "a four-three against a four: {against_fours}, without: {clean}"
+    );
+}
+
 /// `narrow_defences` of the side to move, as a sorted list of (row, col).
 fn narrow_cells(pos: &Gomoku) -> Vec<(usize, usize)> {
     let mut moves = Vec::new();
