@@ -758,3 +758,39 @@ fn the_tree_defence_never_contradicts_a_gomoku_mate() {
     assert!(mates >= 20, "only {mates} mates compared");
     assert!(changed >= 20, "the defence changed only {changed} searches");
 }
+
+#[test]
+fn a_defence_the_move_list_leaves_out_is_tried_before_a_loss_is_claimed() {
+    use ply::search::score::is_mate;
+    // From a game against PentaZen: black (to move) has a four-three to
+    // make after c9, and white's answers listed against it all lose; but
+    // e3, not among them, holds (PentaZen played it and won). A depth-10
+    // search once called c9 a win in 10 on that list.
+    let pos = Gomoku::from_fen(
+        "15/4x10/2x1o10/1o1oox9/3xox1x7/3xooxox6/4xox1o6/2xooooxo6/4x1xxo6/\
+         2x1xxoox1o4/2o1x1xo7/3o3ox6/15/15/15 x",
+        &Settings::default(),
+    )
+    .unwrap();
+    // The table of the engine's default size, as in that game.
+    let mut searcher = Searcher::<Gomoku>::new(16, SearchParams::default()).unwrap();
+    let limits = SearchLimits {
+        depth: Some(10),
+        ..Default::default()
+    };
+    let result = searcher.search(&pos, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+    let score = result.last.expect("an iteration completed").score;
+    assert!(!is_mate(score), "{score}");
+
+    // Another: white, to move, faces a four-three of black's to come.
+    // g5, left out of the list, makes a three of white's and holds
+    // (PentaZen played it; a 9-ply search values it near -1000, not lost),
+    // where a 2-ply search on the list alone called white lost.
+    let pos = Gomoku::from_fen(
+        "15/15/15/15/15/15/6ooxo5/7xxo5/6ox7/6xo1x5/5x1xxo5/4o1xo7/15/15/15 o",
+        &Settings::default(),
+    )
+    .unwrap();
+    let score = search_value(&pos, SearchParams::default(), 4);
+    assert!(!is_mate(score), "{score}");
+}

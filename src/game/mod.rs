@@ -228,6 +228,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.generate_moves(moves)
     }
 
+    /// Appends the moves `search_moves` left out of a narrowed answer
+    /// (a defence it does not judge one, say) that could still matter,
+    /// none of `listed`. The search tries them only when every listed move
+    /// loses, so that no loss is claimed that one of them avoids. None by
+    /// default.
+    fn narrowed_moves(&self, _listed: &[Self::Move], _moves: &mut Vec<Self::Move>) {}
+
     /// Ordering hint: higher is searched earlier.
     fn move_score(&self, _mv: Self::Move) -> i32 {
         0

@@ -1365,11 +1365,12 @@ impl<G: Game> Searcher<G> {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
         let restricted_root = ply == 0 && !self.excluded_root.is_empty();
+        let root_listed = restricted_root || (ply == 0 && !self.root_only.is_empty());
         // Against the opponent's quick win after a pass, the moves that
         // may stop it come first, and the rest, held back, only if all of
         // them lose (so that no loss is claimed that one of those avoids).
         let mut held = usize::MAX;
-        if restricted_root || (ply == 0 && !self.root_only.is_empty()) {
+        if root_listed {
             self.root_moves(pos, &mut moves);
         } else if self.params.tree_defence
             && self.params.threat_search
@@ -1409,8 +1410,25 @@ impl<G: Game> Searcher<G> {
         let late_moves_prunable =
             self.params.late_move_pruning && !pv_node && depth <= tune("LMPD", LMP_MAX_DEPTH);
         let mut late_moves_pruned = false;
+        let mut widened = root_listed;
         let mut i = 0;
-        while i < listed + deferred.len() {
+        loop {
+            if i == listed && !widened && i > 0 && best <= -MATE_BOUND {
+                // Every listed move loses: the moves the game left out of
+                // a narrowed answer are tried before a loss is claimed.
+                widened = true;
+                let mut rest = std::mem::take(&mut self.rest[ply]);
+                rest.clear();
+                pos.narrowed_moves(&moves, &mut rest);
+                moves.extend_from_slice(&rest);
+                self.rest[ply] = rest;
+                self.ordering
+                    .score_moves(pos, &self.params, &moves, tt_move, ply, &mut scores);
+                listed = moves.len();
+            }
+            if i >= listed + deferred.len() {
+                break;
+            }
             if i == held && best > -MATE_BOUND {
                 // A defence holds: the held-back moves are not searched.
                 self.horizon_hits += 1;

@@ -679,6 +679,58 @@ impl Gomoku {
     fn threats(&self, color: u8, threat: Threat) -> u16 {
         self.threat_count[(color - 1) as usize][threat as usize]
     }
+
+    /// The legal cells near stones (the centre on an empty board; every
+    /// legal cell when none is near), the moves of a quiet position.
+    fn near_moves(&self, moves: &mut Vec<u16>) {
+        let me = color_of(self.side);
+        let start = moves.len();
+        if self.stones == 0 {
+            moves.push(self.index(self.height / 2, self.width / 2) as u16);
+            return;
+        }
+        let near = self.near_set();
+        moves.extend(
+            bits(&near[..self.size.div_ceil(64)])
+                .filter(|&i| self.legal_for(i, me))
+                .map(|i| i as u16),
+        );
+        if moves.len() == start {
+            self.generate_moves(moves);
+        }
+    }
+
+    /// Whether a stone of `color` on `i` makes a three, blocked or open,
+    /// in some direction: a new four for it to make.
+    fn makes_three(&self, color: u8, i: usize) -> bool {
+        self.codes[i].iter().any(|&code| {
+            matches!(
+                self.table.get(color, code),
+                Pattern::Blocked3 | Pattern::Open3
+            )
+        })
+    }
+
+    /// Whether `search_moves` answers a four-three to come with the
+    /// defences it sees: neither side has a five to make (that we may
+    /// block), the opponent can make a four-three next and no open four
+    /// (against which only a block or a four of ours helps: a three of
+    /// ours comes too late).
+    fn answers_four_three(&self) -> bool {
+        let me = color_of(self.side);
+        let them = 3 - me;
+        self.outcome().is_none()
+            && self.threats(them, Threat::FourThree) > 0
+            && !self
+                .cells_of(them, Threat::OpenFour)
+                .any(|i| self.legal_for(i, them))
+            && !self
+                .cells_of(me, Threat::Five)
+                .any(|i| self.wins_with(i, me))
+            && !self
+                .cells_of(them, Threat::Five)
+                .any(|i| self.wins_with(i, them) && self.legal_for(i, me))
+    }
 }
 
 /// The indices of the set bits of `set`, increasing.
@@ -797,19 +849,30 @@ impl Game for Gomoku {
             return;
         }
         moves.truncate(start);
-        if self.stones == 0 {
-            moves.push(self.index(self.height / 2, self.width / 2) as u16);
+        self.near_moves(moves);
+    }
+
+    /// Against a four-three to come, `search_moves` lists only the
+    /// defences it sees (see `narrow_defences`). Others exist: a move that
+    /// makes the forced block of the coming four a four of our own, or one
+    /// after which that block starts our own continuous fours. Such a move
+    /// makes a new four to make, so a three of ours: those are the other
+    /// cells offered.
+    fn narrowed_moves(&self, listed: &[u16], moves: &mut Vec<u16>) {
+        if !self.answers_four_three() {
             return;
         }
-        let near = self.near_set();
-        moves.extend(
-            bits(&near[..self.size.div_ceil(64)])
-                .filter(|&i| self.legal_for(i, me))
-                .map(|i| i as u16),
-        );
-        if moves.len() == start {
-            self.generate_moves(moves);
+        let me = color_of(self.side);
+        let start = moves.len();
+        self.near_moves(moves);
+        let mut kept = start;
+        for k in start..moves.len() {
+            if !listed.contains(&moves[k]) && self.makes_three(me, moves[k] as usize) {
+                moves[kept] = moves[k];
+                kept += 1;
+            }
         }
+        moves.truncate(kept);
     }
 
     fn make_move(&mut self, mv: u16) {

@@ -1257,3 +1257,74 @@ fn cell_patterns_show_what_a_stone_would_make() {
     assert_eq!(at(0, 14), ([0; 4], [0; 4]));
     assert!(cells.iter().all(|c| pos.stone(c.0, c.1).is_none()));
 }
+
+#[test]
+fn the_moves_left_out_of_an_answer_to_a_four_three_are_offered_when_it_fails() {
+    let white = Player::P2;
+    // Black's h8 makes a four (e8-h8 against d8) and an open three
+    // (h8-h10). White's l5 does not stop it, but after it white's forced
+    // block at i8 makes a four (i8-l5), and white gains the move it
+    // needs: a defence the narrowed answer does not see, offered when
+    // every listed move loses.
+    let pos = rows(
+        &[
+            (5, ".......x"),
+            (6, ".......x"),
+            (7, "...oxxx"),
+            (8, ".........o"),
+            (9, "..........o"),
+        ],
+        white,
+    );
+    let mut listed = Vec::new();
+    pos.search_moves(&mut listed);
+    let mut rest = Vec::new();
+    pos.narrowed_moves(&listed, &mut rest);
+    let prepared = cell(&pos, 10, 11);
+    assert!(
+        listed.contains(&cell(&pos, 7, 7)),
+        "the four-three cell itself"
+    );
+    assert!(!listed.contains(&prepared));
+    assert!(rest.contains(&prepared));
+    // The others offered are the cells near stones where white makes a
+    // three, none listed twice; a cell that makes nothing is not offered.
+    let mut near = Vec::new();
+    pos.near_moves(&mut near);
+    for mv in near.iter().filter(|mv| !listed.contains(mv)) {
+        assert_eq!(rest.contains(mv), pos.makes_three(WHITE, *mv as usize));
+    }
+    assert!(
+        rest.iter()
+            .all(|mv| near.contains(mv) && !listed.contains(mv))
+    );
+    assert!(!rest.contains(&cell(&pos, 11, 9)));
+
+    // Against an open three, a three of white's comes too late: nothing
+    // more is offered (the blocks and white's fours are every defence).
+    let open = rows(
+        &[(7, "......xxx"), (8, ".........o"), (9, "..........o")],
+        white,
+    );
+    let mut blocks = Vec::new();
+    open.search_moves(&mut blocks);
+    let mut more = Vec::new();
+    open.narrowed_moves(&blocks, &mut more);
+    assert!(open.makes_three(WHITE, cell(&open, 10, 11) as usize));
+    assert!(more.is_empty(), "{more:?}");
+
+    // Against a five to block, and with no threat at all, nothing is left
+    // out.
+    let five = rows(&[(7, "...oxxxx"), (9, "..........o")], white);
+    let mut forced = Vec::new();
+    five.search_moves(&mut forced);
+    assert_eq!(forced, vec![cell(&five, 7, 8)]);
+    let mut none = Vec::new();
+    five.narrowed_moves(&forced, &mut none);
+    assert!(none.is_empty());
+    let quiet = rows(&[(7, "...oxx"), (9, "..........o")], white);
+    let mut all = Vec::new();
+    quiet.search_moves(&mut all);
+    quiet.narrowed_moves(&all, &mut none);
+    assert!(none.is_empty());
+}
