@@ -19,7 +19,17 @@ use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 
 fn search_value<G: Game>(pos: &G, params: SearchParams, depth: u32) -> i32 {
-    let mut searcher = Searcher::<G>::new(1, params).unwrap();
+    search_value_with_table(pos, params, depth, 1)
+}
+
+/// As `search_value`, with a transposition table of `hash_mb` MB.
+fn search_value_with_table<G: Game>(
+    pos: &G,
+    params: SearchParams,
+    depth: u32,
+    hash_mb: usize,
+) -> i32 {
+    let mut searcher = Searcher::<G>::new(hash_mb, params).unwrap();
     let limits = SearchLimits {
         depth: Some(depth),
         ..Default::default()
@@ -773,13 +783,7 @@ fn a_defence_the_move_list_leaves_out_is_tried_before_a_loss_is_claimed() {
     )
     .unwrap();
     // The table of the engine's default size, as in that game.
-    let mut searcher = Searcher::<Gomoku>::new(16, SearchParams::default()).unwrap();
-    let limits = SearchLimits {
-        depth: Some(10),
-        ..Default::default()
-    };
-    let result = searcher.search(&pos, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
-    let score = result.last.expect("an iteration completed").score;
+    let score = search_value_with_table(&pos, SearchParams::default(), 10, 16);
     assert!(!is_mate(score), "{score}");
 
     // Another: white, to move, faces a four-three of black's to come.
