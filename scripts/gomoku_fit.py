@@ -22,11 +22,13 @@ every empty cell, both colours' four line patterns. The model is the one
 src/game/gomoku/eval.rs computes: per side, the sum over empty cells of
 the weight of the cell's class (the multiset of its four line patterns,
 src/game/gomoku/cell_classes.rs), the side to move's total counting
-(64 + TEMPO) / 64 and the opponent's (64 - TEMPO) / 64, plus a bonus when
-the side to move can make an open four, a four-three or a double three
-now (the last two valued apart when the opponent has a four to make), or
-else the opponent an open four next. Positions where a side has a
-five to make are left out: search settles those.
+(64 + TEMPO) / 64 and the opponent's (64 - TEMPO) / 64, averaged with
+the side to move's total less the opponent's in the position before the
+last move; plus a bonus when the side to move can make an open four, a
+four-three or a double three now (the last two valued apart when the
+opponent has a four to make), or else the opponent an open four next.
+Positions where a side has a five to make, now or before the last move,
+are left out: search settles those.
 """
 
 import argparse
@@ -292,19 +294,26 @@ def cmd_fit(args):
     rows = [l.rstrip("\n").split("\t") for l in open(args.labels)]
     rows = [(float(v), m) for v, m in rows]
     data = cells_of(args.cells, [m for _, m in rows])
-    C, F, y = [], [], []
-    for (v, _), (side, cells) in zip(rows, data):
+    # The position before the last move, which the evaluation averages in.
+    before = cells_of(args.cells, [" ".join(m.split()[:-1]) for _, m in rows])
+    C, P, F, y = [], [], [], []
+    for (v, _), (side, cells), (_, cells_before) in zip(rows, data, before):
         got = class_features(side, cells)
-        if got is None:
+        # Counted from the same side's view: the side to move now.
+        got_before = class_features(side, cells_before)
+        if got is None or got_before is None:
             continue
         C.append(got[0])
+        P.append(got_before[0])
         F.append(got[1])
         y.append(1.0 if v == math.inf else 0.0 if v == -math.inf
                  else 1 / (1 + math.exp(-v / args.scale)))
-    C, F, y = np.array(C), np.array(F), np.array(y)
+    C, P, F, y = np.array(C), np.array(P), np.array(F), np.array(y)
     w0, tempo, flags0 = present()
-    # Linear in the class weights: mine * (64 + T) / 64 - theirs * (64 - T) / 64.
-    D = (C[:, 0, :] * (64 + tempo) - C[:, 1, :] * (64 - tempo)) / 64
+    # Linear in the class weights: the mean of mine * (64 + T) / 64 -
+    # theirs * (64 - T) / 64 now and mine - theirs before the last move.
+    D = ((C[:, 0, :] * (64 + tempo) - C[:, 1, :] * (64 - tempo)) / 64
+         + P[:, 0, :] - P[:, 1, :]) / 2
     test = np.random.default_rng(1).random(len(y)) < 0.2
     # Classes with a five or an overline are settled by search or rules.
     free = np.array([FIVE not in c and OVERLINE not in c and any(c) and not args.keep_weights

@@ -47,7 +47,7 @@ impl Gomoku {
         let mut walked = 0;
         let found = matches!(self.vcf_quick(effort), Vcf::Win(..))
             && self.mark_vcf(effort, &mut marked, &mut replies, &mut walked);
-        self.make_null_move();
+        self.unmake_null_move();
         if !found {
             return false;
         }

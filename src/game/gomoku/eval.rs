@@ -3,6 +3,12 @@
 //! lines, summed incrementally by `set_info`) weighted for the side to
 //! move, and the threats that say who has the initiative.
 //!
+//! The weights' part is the mean of this position's and the one's before
+//! the last move (from the same side's view, without tempo), as Rapfi's
+//! classical evaluation does: a lone ply's gain counts half, which damps
+//! the swing of the score between odd and even depths. A position with no
+//! move before it (a set-up board) takes its own totals in its place.
+//!
 //! The cell weights (`cell_classes`: a weight per class of the four line
 //! patterns a stone on the cell would make) and the constants below are
 //! fitted to a stronger engine's judgement (`scripts/gomoku_fit.py`):
@@ -65,8 +71,15 @@ impl Gomoku {
             return -DECIDED;
         }
         let (m, t) = ((me - 1) as usize, (them - 1) as usize);
-        let mut score =
-            (self.weight_total[m] * (64 + TEMPO) - self.weight_total[t] * (64 - TEMPO)) / 64 + MOVE;
+        let now = (self.weight_total[m] * (64 + TEMPO) - self.weight_total[t] * (64 - TEMPO)) / 64;
+        // Averaged with the position before the last move (from the same
+        // side's view, without tempo): a lone ply's gain is halved, which
+        // damps the swing between odd and even depths.
+        let before = self
+            .frames
+            .last()
+            .map_or(now, |f| f.weight_total[m] - f.weight_total[t]);
+        let mut score = (now + before) / 2 + MOVE;
         if their_fives == 0 {
             // Our move comes first: a threat we can make now outranks one
             // the opponent could make after it.

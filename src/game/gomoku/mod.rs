@@ -584,6 +584,21 @@ impl Gomoku {
         rules::wins_at(&self.cells[..], self.dirs, i, color, self.rule)
     }
 
+    /// Notes where the next move's changes start and the totals before
+    /// it, for unmaking it (and for the evaluation's previous position).
+    fn push_frame(&mut self) {
+        self.frames.push(Frame {
+            start: self.undo.len() as u32,
+            weight_total: self.weight_total,
+            threat_count: self.threat_count,
+        });
+    }
+
+    fn toggle_side(&mut self) {
+        self.side = self.side.other();
+        self.hash ^= zobrist()[SIDE_KEY];
+    }
+
     /// Sets the side to move (for set-ups that do not alternate).
     pub fn set_side(&mut self, p: Player) {
         if p != self.side {
@@ -881,11 +896,7 @@ impl Game for Gomoku {
         // The patterns see every five (and some false ones near their
         // window's edge): only a five-cell needs the exact check.
         let five = self.info[(color - 1) as usize][i & MASK].threat == Threat::Five as u8;
-        self.frames.push(Frame {
-            start: self.undo.len() as u32,
-            weight_total: self.weight_total,
-            threat_count: self.threat_count,
-        });
+        self.push_frame();
         self.set_cell::<true>(i, color);
         self.stones += 1;
         if five && self.lines_ref_wins(i, color) {
@@ -1058,12 +1069,15 @@ impl Game for Gomoku {
     }
 
     fn make_null_move(&mut self) {
-        self.side = self.side.other();
-        self.hash ^= zobrist()[SIDE_KEY];
+        // A frame that changes nothing, so that the evaluation's previous
+        // position is the one passed from.
+        self.push_frame();
+        self.toggle_side();
     }
 
     fn unmake_null_move(&mut self) {
-        self.make_null_move();
+        self.frames.pop();
+        self.toggle_side();
     }
 }
 

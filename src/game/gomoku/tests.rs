@@ -472,6 +472,17 @@ fn random_game_positions(
     least: usize,
     mut check: impl FnMut(&mut Gomoku) -> bool,
 ) {
+    random_game_histories(seed, games, plies, least, |pos, _| check(pos));
+}
+
+/// `random_game_positions`, `check` also given the moves that led there.
+fn random_game_histories(
+    seed: u64,
+    games: usize,
+    plies: usize,
+    least: usize,
+    mut check: impl FnMut(&mut Gomoku, &[u16]) -> bool,
+) {
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -479,17 +490,19 @@ fn random_game_positions(
         let mut met = 0;
         for _ in 0..games {
             let mut pos = Gomoku::start(&settings(rule)).unwrap();
+            let mut history = Vec::new();
             for _ in 0..plies {
                 if pos.outcome().is_some() {
                     break;
                 }
-                if check(&mut pos) {
+                if check(&mut pos, &history) {
                     met += 1;
                 }
                 let mut moves = Vec::new();
                 pos.search_moves(&mut moves);
                 let &mv = moves.choose(&mut rng).unwrap();
                 pos.make_move(mv);
+                history.push(mv);
             }
         }
         assert!(met >= least, "{rule}: met only {met} times");
@@ -834,16 +847,38 @@ fn transformed(pos: &Gomoku, to: impl Fn(usize, usize) -> (usize, usize), swap: 
     out
 }
 
+/// `transformed`, but reached as `pos` was: the position before the last
+/// move set up, then that move (moved by `to`) made, so that the image's
+/// evaluation has the same previous position to average in.
+fn transformed_replay(
+    pos: &Gomoku,
+    history: &[u16],
+    to: impl Fn(usize, usize) -> (usize, usize),
+    swap: bool,
+) -> Gomoku {
+    let Some(&last) = history.last() else {
+        return transformed(pos, to, swap);
+    };
+    let mut before = pos.clone();
+    before.unmake_move(last);
+    let mut out = transformed(&before, &to, swap);
+    let (row, col) = pos.coords(last as usize);
+    let (r, c) = to(row, col);
+    let mv = out.index(r, c) as u16;
+    out.make_move(mv);
+    out
+}
+
 #[test]
 fn evaluation_is_the_same_on_symmetric_boards() {
     let last = 14;
-    random_game_positions(23, 6, 40, 100, |pos| {
+    random_game_histories(23, 6, 40, 100, |pos, history| {
         let value = pos.evaluate();
         let images = [
-            transformed(pos, |r, c| (r, last - c), false),
-            transformed(pos, |r, c| (last - r, c), false),
-            transformed(pos, |r, c| (c, r), false),
-            transformed(pos, |r, c| (last - c, last - r), false),
+            transformed_replay(pos, history, |r, c| (r, last - c), false),
+            transformed_replay(pos, history, |r, c| (last - r, c), false),
+            transformed_replay(pos, history, |r, c| (c, r), false),
+            transformed_replay(pos, history, |r, c| (last - c, last - r), false),
         ];
         for image in images {
             assert_eq!(image.evaluate(), value, "{pos:?} and {image:?}");
@@ -854,11 +889,11 @@ fn evaluation_is_the_same_on_symmetric_boards() {
 
 #[test]
 fn evaluation_does_not_depend_on_colour_but_in_renju() {
-    random_game_positions(29, 6, 40, 100, |pos| {
+    random_game_histories(29, 6, 40, 100, |pos, history| {
         if pos.rule() == Rule::Renju {
             return true;
         }
-        let swapped = transformed(pos, |r, c| (r, c), true);
+        let swapped = transformed_replay(pos, history, |r, c| (r, c), true);
         assert_eq!(swapped.evaluate(), pos.evaluate(), "{pos:?}");
         true
     });
@@ -1327,4 +1362,36 @@ fn the_moves_left_out_of_an_answer_to_a_four_three_are_offered_when_it_fails() {
     quiet.search_moves(&mut all);
     quiet.narrowed_moves(&all, &mut none);
     assert!(none.is_empty());
+}
+
+/// The position before the last move is averaged in: one board reached by
+/// two move orders is valued apart, by half the difference of the boards
+/// before the last move (each from the side to move's view), and a set-up
+/// board, which has no move before it, is valued the same either way.
+#[test]
+fn the_evaluation_averages_in_the_position_before_the_last_move() {
+    let a = played(Rule::Freestyle, &["h8", "i9", "h10", "j8"]);
+    let b = played(Rule::Freestyle, &["h10", "j8", "h8", "i9"]);
+    assert_eq!(a, b, "one board, one side to move");
+    let before_a = played(Rule::Freestyle, &["h8", "i9", "h10"]);
+    let before_b = played(Rule::Freestyle, &["h10", "j8", "h8"]);
+    // Black is to move in both: its total less white's.
+    let margin = |pos: &Gomoku| pos.weight_total[0] - pos.weight_total[1];
+    let half = (margin(&before_a) - margin(&before_b)) / 2;
+    assert_ne!(half, 0, "the boards before the last move differ");
+    let gap = a.evaluate() - b.evaluate();
+    assert!((gap - half).abs() <= 1, "{gap} against {half}");
+    let identity = |r, c| (r, c);
+    assert_eq!(
+        transformed(&a, identity, false).evaluate(),
+        transformed(&b, identity, false).evaluate()
+    );
+    // A pass leaves the board as it was: the position before is that one.
+    let mut passed = a.clone();
+    passed.make_null_move();
+    let mut set_up = transformed(&a, identity, false);
+    set_up.make_null_move();
+    assert_eq!(passed.evaluate(), set_up.evaluate());
+    passed.unmake_null_move();
+    assert_eq!(passed.evaluate(), a.evaluate());
 }
