@@ -109,6 +109,23 @@ fn lmp_moves(depth: i32) -> usize {
     (tenths / 10.0).round().max(1.0) as usize
 }
 
+/// The aspiration window after `score` fell outside `(alpha, beta)`, or
+/// `None` when it fell inside. The window widens by `delta` beyond the
+/// score on the failed side only, and a fail low also brings the top
+/// halfway down: the new score is rarely above the old window's middle.
+/// It is not opened to both infinities after some fails either: a narrow
+/// window spares the search proving exact values of lines it has no use
+/// for (a full window made it prove every winning attack's exact length).
+fn widened((alpha, beta): (i32, i32), score: i32, delta: i32) -> Option<(i32, i32)> {
+    if score <= alpha {
+        Some(((score - delta).max(-INFINITY), (alpha + beta) / 2))
+    } else if score >= beta {
+        Some((alpha, (score + delta).min(INFINITY)))
+    } else {
+        None
+    }
+}
+
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 1024;
 /// In a parallel search, nodes at least this deep are marked busy while
@@ -1137,24 +1154,17 @@ impl<G: Game> Searcher<G> {
             return self.negamax(pos, depth, 0, -INFINITY, INFINITY, true);
         }
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        let mut window = (previous - delta, previous + delta);
         loop {
-            let score = self.negamax(pos, depth, 0, alpha, beta, true);
+            let score = self.negamax(pos, depth, 0, window.0, window.1, true);
             if self.aborted {
                 return score;
             }
-            if score <= alpha {
-                alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta {
-                beta = (score + delta).min(INFINITY);
-            } else {
-                return score;
+            match widened(window, score, delta) {
+                Some(next) => window = next,
+                None => return score,
             }
             delta *= 2;
-            if delta > 16 * ASPIRATION_WINDOW {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
         }
     }
 
@@ -1700,6 +1710,33 @@ mod tests {
     use super::*;
     use crate::game::Settings;
     use crate::game::connect4::Connect4;
+
+    #[test]
+    fn the_aspiration_window_widens_on_the_failed_side_and_never_opens_fully() {
+        // Inside: done.
+        assert_eq!(widened((70, 130), 100, 30), None);
+        // A fail low takes the bottom below the score and the top to the
+        // old window's middle; a fail high only raises the top.
+        assert_eq!(widened((70, 130), 40, 30), Some((10, 100)));
+        assert_eq!(widened((70, 130), 130, 30), Some((70, 160)));
+        // Failing low again and again with a doubling delta, as
+        // `aspiration` does: the top comes down toward the bottom but
+        // stays above it, and the window is never a full one.
+        let (mut window, mut delta) = ((70, 130), 30);
+        for score in [40, -100, -400, -1_000] {
+            window = widened(window, score, delta).unwrap();
+            assert!(window.0 < score && score < window.1, "{score} {window:?}");
+            delta *= 2;
+        }
+        assert_eq!(window, (-1_240, -286));
+        // Scores far out on either side in turn are taken in.
+        let mut window = (70, 130);
+        for score in [-20_000, 20_000] {
+            window = widened(window, score, 30).unwrap();
+        }
+        assert_eq!(widened(window, 20_000, 30), None);
+        assert_eq!(widened(window, -20_000, 30), None);
+    }
 
     #[test]
     fn a_solved_position_leaves_lower_bounds_for_the_next_one() {
