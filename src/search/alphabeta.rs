@@ -1712,7 +1712,7 @@ mod tests {
     use crate::game::connect4::Connect4;
 
     #[test]
-    fn the_aspiration_window_widens_on_the_failed_side_and_never_opens_fully() {
+    fn the_aspiration_window_widens_on_the_failed_side_and_a_fail_low_lowers_the_top() {
         // Inside: done.
         assert_eq!(widened((70, 130), 100, 30), None);
         // A fail low takes the bottom below the score and the top to the
