@@ -594,6 +594,7 @@ impl Gomoku {
         });
     }
 
+    /// Hands the move to the other side, in the hash too.
     fn toggle_side(&mut self) {
         self.side = self.side.other();
         self.hash ^= zobrist()[SIDE_KEY];
@@ -602,8 +603,7 @@ impl Gomoku {
     /// Sets the side to move (for set-ups that do not alternate).
     pub fn set_side(&mut self, p: Player) {
         if p != self.side {
-            self.side = p;
-            self.hash ^= zobrist()[SIDE_KEY];
+            self.toggle_side();
         }
     }
 
