@@ -376,8 +376,15 @@ fn a_threat_space_win_is_played_at_once_with_a_mate_score() {
     let result = searcher.search(&pos, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
     assert_eq!(result.best, Some(mv));
     assert_eq!(pos.move_to_string(mv), "h8");
-    let score = result.last.unwrap().score;
-    assert_eq!(score, MATE - plies as i32, "a win in {plies} plies");
+    let last = result.last.unwrap();
+    assert_eq!(last.score, MATE - plies as i32, "a win in {plies} plies");
+    // The proof's positions are the search's nodes (the main search never
+    // started), the same in a second search by a fresh searcher.
+    assert!(result.nodes >= plies as u64, "{} nodes", result.nodes);
+    assert_eq!(last.nodes, result.nodes);
+    let mut again = Searcher::<Gomoku>::new(1, SearchParams::default()).unwrap();
+    let repeated = again.search(&pos, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+    assert_eq!(repeated.nodes, result.nodes);
     // Without the wider threat search and without extensions a one-ply
     // search proves nothing (two plies do: the double three, any reply,
     // then fours at the leaves).

@@ -301,6 +301,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// The positions the game's threat searches ([`Game::forced_win`],
+    /// [`Game::quick_win`], [`Game::threat_verdict`],
+    /// [`Game::threat_defences`]) visited since the last call, for the
+    /// searcher to count as nodes, as it counts its own: where threats
+    /// abound they are most of the work. Zero by default.
+    fn take_threat_nodes(&mut self) -> u64 {
+        0
+    }
+
     /// Whether `mv` (a move of the side to move, not yet made) is quiet:
     /// one that late-move reductions may search less deeply, and that
     /// late-move pruning may skip near the horizon, when it comes late in

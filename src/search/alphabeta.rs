@@ -268,6 +268,9 @@ pub struct Searcher<G: Game> {
     rest: Vec<Vec<G::Move>>,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
+    /// `nodes` at the last look at the clock (threat searches add their
+    /// nodes in bulk, so the count does not pass every multiple).
+    checked_nodes: u64,
     seldepth: usize,
     /// Counts leaves cut short by the horizon or by a heuristic; a subtree
     /// during which it did not move was searched to the end of the game.
@@ -367,6 +370,7 @@ impl<G: Game> Searcher<G> {
             rest: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
+            checked_nodes: 0,
             seldepth: 0,
             horizon_hits: 0,
             node_limit: u64::MAX,
@@ -511,6 +515,7 @@ impl<G: Game> Searcher<G> {
         self.stop = stop;
         self.late_clock.clone_from(&limits.late_clock);
         self.nodes = 0;
+        self.checked_nodes = 0;
         self.stats.reset();
         self.aborted = false;
         self.root_choices = 0;
@@ -558,6 +563,7 @@ impl<G: Game> Searcher<G> {
         }
         // Counted from the solver's nodes, so that info lines count all.
         self.nodes = solver_nodes;
+        self.checked_nodes = solver_nodes;
         if !self.helper {
             self.tt.new_search();
         }
@@ -565,6 +571,8 @@ impl<G: Game> Searcher<G> {
         // The game's own tables (its threat searches' results) carry over
         // from the last search, as the transposition table does.
         let mut pos = root.clone();
+        // Counted from here: work done on the root before is not ours.
+        pos.take_threat_nodes();
         if let Some(mut last) = self.last_copy.take() {
             pos.take_caches(&mut last);
         }
@@ -980,7 +988,7 @@ impl<G: Game> Searcher<G> {
         report: &mut dyn FnMut(&Report<G::Move>),
     ) -> Option<SearchResult<G::Move>> {
         let effort = self.root_space_effort();
-        if let Some((mv, plies)) = pos.threat_win(effort) {
+        if let Some((mv, plies)) = self.counted(pos, |pos| pos.threat_win(effort)) {
             let iteration = Report {
                 depth: plies,
                 seldepth: plies,
@@ -1040,7 +1048,7 @@ impl<G: Game> Searcher<G> {
     fn verdict_after(&mut self, pos: &mut G, mv: G::Move, effort: u64) -> ThreatVerdict<G::Move> {
         pos.make_move(mv);
         let verdict = if pos.outcome().is_none() {
-            pos.threat_verdict(effort)
+            self.counted(pos, |pos| pos.threat_verdict(effort))
         } else {
             ThreatVerdict::NoWin
         };
@@ -1177,7 +1185,7 @@ impl<G: Game> Searcher<G> {
     fn should_abort(&mut self) -> bool {
         if !self.aborted
             && (self.nodes >= self.node_limit
-                || (self.nodes.is_multiple_of(CHECK_INTERVAL)
+                || (self.nodes - self.checked_nodes >= CHECK_INTERVAL
                     && (self.out_of_time_or_stopped() || self.overtaken())))
         {
             self.aborted = true;
@@ -1221,8 +1229,9 @@ impl<G: Game> Searcher<G> {
         self.poll_late_clock();
         if self.helper {
             self.helper_nodes
-                .fetch_add(CHECK_INTERVAL, AtomicOrdering::Relaxed);
+                .fetch_add(self.nodes - self.checked_nodes, AtomicOrdering::Relaxed);
         }
+        self.checked_nodes = self.nodes;
         self.stop.load(AtomicOrdering::Relaxed)
             || self.hard_deadline.is_some_and(|t| Instant::now() >= t)
     }
@@ -1308,11 +1317,12 @@ impl<G: Game> Searcher<G> {
         if self.params.threat_search
             && (ply != 0 || self.excluded_root.is_empty())
             && (ply == 0 || depth <= tune("TVCFD", TREE_THREAT_MAX_DEPTH))
-            && let Some((mv, plies)) = pos.forced_win(if ply == 0 {
+            && let effort = if ply == 0 {
                 self.root_threat_effort()
             } else {
                 tune("TVCFE", TREE_THREAT_EFFORT as i32) as u64
-            })
+            }
+            && let Some((mv, plies)) = self.counted(pos, |pos| pos.forced_win(effort))
         {
             // A proof holds at any depth.
             let score = MATE - ply as i32 - plies as i32;
@@ -1391,7 +1401,7 @@ impl<G: Game> Searcher<G> {
         } else if self.params.tree_defence
             && self.params.threat_search
             && depth >= DEFENCE_MIN_DEPTH
-            && pos.threat_defences(DEFENCE_EFFORT, &mut moves)
+            && self.counted(pos, |pos| pos.threat_defences(DEFENCE_EFFORT, &mut moves))
         {
             held = moves.len();
             let mut rest = std::mem::take(&mut self.rest[ply]);
@@ -1592,6 +1602,14 @@ impl<G: Game> Searcher<G> {
         best
     }
 
+    /// `search`, a threat search of the game's on `pos`, with the
+    /// positions it visited counted as nodes.
+    fn counted<R>(&mut self, pos: &mut G, search: impl FnOnce(&mut G) -> R) -> R {
+        let found = search(pos);
+        self.nodes += pos.take_threat_nodes();
+        found
+    }
+
     /// The start of every node: count it, and answer at once when the
     /// search is aborted (0) or the game is over (its score).
     fn enter(&mut self, pos: &G, ply: usize) -> Option<i32> {
@@ -1637,7 +1655,8 @@ impl<G: Game> Searcher<G> {
         // beats any static value (only asked where it could change the
         // result).
         if self.params.threat_search
-            && let Some((_, plies)) = pos.quick_win(tune("LVCFE", LEAF_THREAT_EFFORT as i32) as u64)
+            && let effort = tune("LVCFE", LEAF_THREAT_EFFORT as i32) as u64
+            && let Some((_, plies)) = self.counted(pos, |pos| pos.quick_win(effort))
         {
             return MATE - ply as i32 - plies as i32;
         }

@@ -143,6 +143,12 @@ pub struct Gomoku {
     vcf_cache: VcfCache,
     /// Continuous-threat search results, likewise.
     vct_cache: VctCache,
+    /// Moves made on this board, ever: what a threat search made is the
+    /// count's growth over it.
+    moves_made: u64,
+    /// Positions the threat searches visited since the searcher last took
+    /// the count (`Game::take_threat_nodes`).
+    threat_nodes: u64,
 }
 
 impl PartialEq for Gomoku {
@@ -266,6 +272,8 @@ impl Gomoku {
             table: PatternTable::for_rule(rule),
             vcf_cache: VcfCache::default(),
             vct_cache: VctCache::default(),
+            moves_made: 0,
+            threat_nodes: 0,
         };
         for row in 0..height {
             for col in 0..width {
@@ -695,6 +703,15 @@ impl Gomoku {
         self.threat_count[(color - 1) as usize][threat as usize]
     }
 
+    /// Runs a threat search, adding the moves it made to the positions
+    /// the searcher counts as nodes (as the main search's own are).
+    fn counting_threat_nodes<R>(&mut self, search: impl FnOnce(&mut Self) -> R) -> R {
+        let before = self.moves_made;
+        let found = search(self);
+        self.threat_nodes += self.moves_made - before;
+        found
+    }
+
     /// The legal cells near stones (the centre on an empty board; every
     /// legal cell when none is near), the moves of a quiet position.
     fn near_moves(&self, moves: &mut Vec<u16>) {
@@ -898,6 +915,7 @@ impl Game for Gomoku {
         let five = self.info[(color - 1) as usize][i & MASK].threat == Threat::Five as u8;
         self.push_frame();
         self.set_cell::<true>(i, color);
+        self.moves_made += 1;
         self.stones += 1;
         if five && self.lines_ref_wins(i, color) {
             self.winner = Some(self.side);
@@ -1037,21 +1055,25 @@ impl Game for Gomoku {
 
     /// A win by continuous fours (VCF) for the side to move.
     fn forced_win(&mut self, effort: u64) -> Option<(u16, u32)> {
-        self.vcf(effort).win()
+        self.counting_threat_nodes(|pos| pos.vcf(effort).win())
     }
 
     /// The quick VCF (see `threats`).
     fn quick_win(&mut self, effort: u64) -> Option<(u16, u32)> {
-        self.vcf_quick(effort).win()
+        self.counting_threat_nodes(|pos| pos.vcf_quick(effort).win())
     }
 
     /// A win by continuous threats (VCT) for the side to move.
     fn threat_verdict(&mut self, effort: u64) -> ThreatVerdict<u16> {
-        match self.vct(effort) {
+        match self.counting_threat_nodes(|pos| pos.vct(effort)) {
             Vct::Win(mv, plies) => ThreatVerdict::Win(mv, plies),
             Vct::None => ThreatVerdict::NoWin,
             Vct::Unknown => ThreatVerdict::Unknown,
         }
+    }
+
+    fn take_threat_nodes(&mut self) -> u64 {
+        std::mem::take(&mut self.threat_nodes)
     }
 
     /// Results are kept by position and attacker; the rule and the board
@@ -1065,7 +1087,7 @@ impl Game for Gomoku {
 
     /// Our fours and the cells of the opponent's VCF after a pass.
     fn threat_defences(&mut self, effort: u64, moves: &mut Vec<u16>) -> bool {
-        self.vcf_defences(effort, moves)
+        self.counting_threat_nodes(|pos| pos.vcf_defences(effort, moves))
     }
 
     fn make_null_move(&mut self) {

@@ -770,6 +770,47 @@ fn vct_wins_longer_than_the_first_pass_are_found() {
 }
 
 #[test]
+fn threat_searches_count_the_positions_they_visit_for_the_searcher() {
+    let moves = ["f9", "g9", "h8", "i8", "g10", "h11", "f8", "i10"];
+    let mut pos = played(Rule::Freestyle, &moves);
+    assert_eq!(pos.take_threat_nodes(), 0, "nothing searched yet");
+    // The searcher's own moves are its nodes, not the threat searches'.
+    let mut list = Vec::new();
+    pos.search_moves(&mut list);
+    pos.make_move(list[0]);
+    pos.unmake_move(list[0]);
+    assert_eq!(pos.take_threat_nodes(), 0);
+    let (_, plies) = pos.threat_win(200_000).expect("a VCT");
+    let visited = pos.take_threat_nodes();
+    // The proof alone makes every move but the five.
+    assert!(
+        visited >= u64::from(plies) - 1,
+        "{visited} for {plies} plies"
+    );
+    assert_eq!(pos.take_threat_nodes(), 0, "taken");
+    // Asked again, the cache answers with no position visited.
+    assert!(pos.threat_win(200_000).is_some());
+    assert_eq!(pos.take_threat_nodes(), 0);
+    // Each kind of threat search adds what it visits.
+    for (k, search) in [
+        |p: &mut Gomoku| p.forced_win(1_000).is_some(),
+        |p: &mut Gomoku| p.quick_win(1_000).is_some(),
+        |p: &mut Gomoku| p.threat_defences(1_000, &mut Vec::new()),
+    ]
+    .iter()
+    .enumerate()
+    {
+        // Black's blocked three h7-h9 gives it a four to try.
+        let mut fresh = played(Rule::Freestyle, &["h8", "i9", "h9", "h10", "h7", "i8"]);
+        let before = fresh.moves_made;
+        search(&mut fresh);
+        let made = fresh.moves_made - before;
+        assert_eq!(fresh.take_threat_nodes(), made, "search {k}");
+        assert!(k == 2 || made > 0, "search {k} tried the four");
+    }
+}
+
+#[test]
 fn threat_search_tables_carry_over_to_a_copy_of_the_same_rule_only() {
     // The copy of a later position (here the same one) takes an earlier
     // search's results: the win is known without a node of search. A copy
