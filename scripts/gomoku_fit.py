@@ -61,14 +61,7 @@ def square_to_xy(square):
 
 def records(path):
     """The games of a `ply match` PGN or a c-gomoku-cli SGF file, as moves."""
-    if not path.endswith(".sgf"):
-        return [moves for _, moves in games(path)]
-    out = []
-    for game in open(path).read().split("(;")[1:]:
-        # SGF letters: column, then row from the top.
-        stones = re.findall(r";[BW]\[([a-o])([a-o])\]", game)
-        out.append([f"{x}{SIZE - (ord(y) - ord('a'))}" for x, y in stones])
-    return out
+    return [moves for _, moves in games(path)]
 
 
 def cmd_positions(args):

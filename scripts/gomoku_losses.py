@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """When did Ply's own threat search see a lost gomoku game coming?
 
-Reads the records of `ply match --pgn FILE` and, for every game the named
-engine lost, replays the loser's moves: after each of them it asks Ply
-(UGI, `go movetime MS`, threat-space search on) for the opponent's best
-move and notes whether Ply proves a win for the opponent (`score mate N`,
-N > 0). Prints one line per lost game and a summary: in how many losses
+Reads the records of `ply match --pgn FILE` (or of a c-gomoku-cli `.sgf`
+file) and, for every game the named engine lost, replays the loser's
+moves: after each of them it asks Ply (UGI, `go movetime MS`,
+threat-space search on) for the opponent's best move and notes whether
+Ply proves a win for the opponent (`score mate N`, N > 0). Prints one line per lost game and a summary: in how many losses
 the opponent's forced win was visible to Ply at least one of the loser's
 moves before the end, and how early.
 
@@ -16,7 +16,7 @@ gomoku_refutations), at which of the loser's moves the threat search
 played, and whether another move there was proved safe: the share of
 losses a root defence by threat search could have saved.
 
-usage: scripts/gomoku_losses.py RECORDS.pgn LOSER [--ply PATH]
+usage: scripts/gomoku_losses.py RECORDS LOSER [--ply PATH]
        [--movetime MS] [--rule R] [--size N] [--alternatives EFFORT]
        [--refutations PATH]
 """
@@ -28,7 +28,11 @@ import sys
 
 
 def games(path):
-    """(tags, moves) of each record in a ply match PGN file."""
+    """(tags, moves) of each record in a `ply match --pgn` file, or in a
+    c-gomoku-cli `.sgf` file (read as the PGN would have it)."""
+    if path.endswith(".sgf"):
+        yield from sgf_games(path)
+        return
     text = open(path, encoding="utf-8").read()
     for block in re.split(r"\n\n(?=\[)", text.strip()):
         tags = dict(re.findall(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$', block, re.M))
@@ -38,6 +42,34 @@ def games(path):
             for w in body.split()
             if not re.fullmatch(r"\d+\.(\.\.)?|1-0|0-1|1/2-1/2", w)
         ]
+        yield tags, moves
+
+
+def sgf_games(path):
+    """(tags, moves) of each game of a c-gomoku-cli SGF file, with the
+    tags of a `ply match` PGN: the first player (SGF's black) is `White`,
+    `1-0` its win, and `Opening` has a pair of numbers per opening stone
+    (the stones c-gomoku-cli marks as opening moves)."""
+    text = open(path, encoding="utf-8").read()
+    for record in text.split("(;")[1:]:
+
+        def prop(name):
+            found = re.search(r"\b" + name + r"\[([^\]]*)\]", record)
+            return found.group(1) if found else ""
+
+        size = int(prop("SZ") or 15)
+        # SGF letters: column, then row from the top.
+        stones = re.findall(r";[BW]\[([a-z])([a-z])\]", record)
+        moves = [f"{x}{size - (ord(y) - ord('a'))}" for x, y in stones]
+        outcome = prop("RE")
+        result = "1-0" if outcome.startswith("B") else "0-1" if outcome.startswith("W") else "1/2-1/2"
+        opening = record.count("C[opening move]")
+        tags = {
+            "White": prop("PB"),
+            "Black": prop("PW"),
+            "Result": result,
+            "Opening": ",".join(["0"] * (2 * opening)),
+        }
         yield tags, moves
 
 
