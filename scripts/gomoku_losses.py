@@ -5,9 +5,10 @@ Reads the records of `ply match --pgn FILE` (or of a c-gomoku-cli `.sgf`
 file) and, for every game the named engine lost, replays the loser's
 moves: after each of them it asks Ply (UGI, `go movetime MS`,
 threat-space search on) for the opponent's best move and notes whether
-Ply proves a win for the opponent (`score mate N`, N > 0). Prints one line per lost game and a summary: in how many losses
-the opponent's forced win was visible to Ply at least one of the loser's
-moves before the end, and how early.
+Ply proves a win for the opponent (`score mate N`, N > 0). Prints one
+line per lost game and a summary: in how many losses the opponent's
+forced win was visible to Ply at least one of the loser's moves before
+the end, and how early.
 
 With --alternatives EFFORT it asks instead, through the example
 `gomoku_refutations` (build it first: cargo build --release --example
