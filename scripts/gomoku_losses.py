@@ -50,9 +50,10 @@ def sgf_games(path):
     """(tags, moves) of each game of a c-gomoku-cli SGF file, with the
     tags of a `ply match` PGN: the first player (SGF's black) is `White`,
     `1-0` its win, and `Opening` has a pair of numbers per opening stone
-    (the stones c-gomoku-cli marks as opening moves)."""
+    (the stones c-gomoku-cli marks as opening moves), and `Game` numbers
+    the records from 1 in the file's order."""
     text = open(path, encoding="utf-8").read()
-    for record in text.split("(;")[1:]:
+    for number, record in enumerate(text.split("(;")[1:], start=1):
 
         def prop(name):
             found = re.search(r"\b" + name + r"\[([^\]]*)\]", record)
@@ -66,6 +67,7 @@ def sgf_games(path):
         result = "1-0" if outcome.startswith("B") else "0-1" if outcome.startswith("W") else "1/2-1/2"
         opening = record.count("C[opening move]")
         tags = {
+            "Game": str(number),
             "White": prop("PB"),
             "Black": prop("PW"),
             "Result": result,
