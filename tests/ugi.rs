@@ -698,3 +698,35 @@ fn movetime_is_searched_to_its_end() {
         assert!(last.contains(" score cp "), "not solved: {last}");
     }
 }
+
+/// A search whose first iteration does not finish plays the best-ordered
+/// root move of its own position: not one the last search's root defence
+/// left standing (here h11, played since: an occupied cell).
+#[test]
+fn an_unfinished_first_iteration_plays_a_legal_move() {
+    let before = "h8 f9 l9 g8 h7 h9 f7 g9 e9 g7 g10 j11 j9 i11 h10 i10 k12 k9 l11 i12 i8 k10 g6 \
+                  f5 i13 g11";
+    let mut e = Engine::ply(&["--game", "gomoku"]);
+    e.send(&format!("position startpos moves {before}"));
+    e.send("go nodes 300000");
+    let first = e.read_until("bestmove");
+    assert!(
+        first.last().unwrap().starts_with("bestmove h11"),
+        "{first:?}"
+    );
+    let played: Vec<&str> = before.split(' ').chain(["h11", "l10"]).collect();
+    e.send(&format!("position startpos moves {}", played.join(" ")));
+    e.send("go nodes 1");
+    let reply = e.read_until("bestmove");
+    let mv = reply
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(
+        !played.contains(&mv.as_str()),
+        "{mv} is occupied: {reply:?}"
+    );
+}

@@ -590,6 +590,13 @@ impl<G: Game> Searcher<G> {
         limits: &SearchLimits,
         report: &mut dyn FnMut(&Report<G::Move>),
     ) -> SearchResult<G::Move> {
+        // The last search's root defence is forgotten before the fallback
+        // move is chosen: its moves left standing belong to that root, and
+        // may be occupied cells here.
+        self.root_only.clear();
+        self.verified.clear();
+        self.refuted.clear();
+        self.scanned = false;
         let mut result = SearchResult {
             best: self.fallback_move(pos),
             last: None,
@@ -599,10 +606,6 @@ impl<G: Game> Searcher<G> {
         if result.best.is_none() {
             return result;
         }
-        self.root_only.clear();
-        self.verified.clear();
-        self.refuted.clear();
-        self.scanned = false;
         if self.params.threat_space
             && self.excluded_root.is_empty()
             && !self.helper
