@@ -12,7 +12,7 @@ Three steps, each reading the previous one's file:
                                  (its MESSAGE line's eval, side to move's
                                  view) at a fixed time per position
   fit lab.txt [--write]          the evaluation's class weights and threat
-                                 constants chosen to minimise the squared
+                                 table chosen to minimise the squared
                                  error between sigmoid(ply_eval / K) and
                                  sigmoid(label / S); printed, or written
                                  into the engine's source
@@ -24,14 +24,15 @@ the weight of the cell's class (the multiset of its four line patterns,
 src/game/gomoku/cell_classes.rs), the side to move's total counting
 (64 + TEMPO) / 64 and the opponent's (64 - TEMPO) / 64, averaged with
 the side to move's total less the opponent's in the position before the
-last move; plus a bonus when the side to move can make an open four, a
-four-three or a double three now (the last two valued apart when the
-opponent has a four to make), or else the opponent an open four next.
+last move; plus the value of the threats both sides can make next, one
+per combination (src/game/gomoku/threat_values.rs) when the opponent has
+no five to make.
 Positions where a side has a five to make, now or before the last move,
 are left out: search settles those.
 """
 
 import argparse
+import gzip
 import itertools
 import math
 import os
@@ -41,6 +42,7 @@ import select
 import subprocess
 import sys
 import time
+import zlib
 
 import numpy as np
 
@@ -131,9 +133,23 @@ class Brain:
         line, self.pending = self.pending.split(b"\n", 1)
         return line.decode().strip()
 
+    def ready(self):
+        """Waits until the brain takes commands again. Rapfi drops a
+        command that comes between its move and the end of its search
+        (it answers nothing), which a BOARD sent at once after the move
+        often does: ABOUT is asked until it is answered."""
+        for _ in range(100):
+            self.send("ABOUT")
+            reply = self.read(0.05)
+            while reply is not None and reply.startswith("MESSAGE"):
+                reply = self.read(0.05)
+            if reply is not None:
+                return
+
     def score(self, moves):
         """The brain's eval of the position, or None if it gave none in
         time (then it is restarted)."""
+        self.ready()
         self.send("BOARD")
         # BOARD's third field: 1 the brain's own stone (the side to move).
         mine = len(moves) % 2
@@ -207,11 +223,10 @@ def threat_of(ps):
     return "none"
 
 
-# The side to move can make an open four, a four-three, a double three
-# now (the last two apart for when the opponent has a four to make);
-# else the opponent can make an open four next (eval.rs's constants).
-FLAGS = ["OPEN_FOUR_NEXT", "FOUR_THREE_NEXT", "FOUR_THREE_NEXT_AGAINST_FOURS",
-         "DOUBLE_THREE_NEXT", "DOUBLE_THREE_NEXT_AGAINST_FOURS", "THEIR_OPEN_FOUR_NEXT"]
+# The threat table's index (threat_values.rs): a bit per threat a side
+# has a cell for, the side to move's in the low five bits.
+TABLE_THREATS = ["three", "four", "double_three", "four_three", "open_four"]
+TABLE_SIZE = 1 << (2 * len(TABLE_THREATS))
 
 # A cell's class: its four line patterns as a multiset (which line makes
 # which does not matter), 715 of them, numbered as cell_classes.rs does.
@@ -221,43 +236,43 @@ CLASS_INDEX = {c: i for i, c in enumerate(CLASSES)}
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 CLASS_FILE = os.path.join(ROOT, "src/game/gomoku/cell_classes.rs")
 EVAL_FILE = os.path.join(ROOT, "src/game/gomoku/eval.rs")
-TABLE = re.compile(r"(const CLASS_WEIGHT: \[i16; 715\] = \[\n)(.*?)(\n\];)", re.S)
+THREAT_FILE = os.path.join(ROOT, "src/game/gomoku/threat_values.rs")
+CLASS_TABLE = re.compile(r"(const CLASS_WEIGHT: \[i16; 715\] = \[\n)(.*?)(\n\];)", re.S)
+THREAT_TABLE = re.compile(r"(const THREAT_VALUE: \[i16; 1024\] = \[\n)(.*?)(\n\];)", re.S)
 
 
-def constant(text, name):
-    m = re.search(rf"const {name}: i32 = (-?[0-9_]+);", text)
-    return int(m.group(1).replace("_", ""))
+def read_table(path, pattern, size):
+    values = [int(x) for x in re.findall(r"-?\d+", pattern.search(open(path).read()).group(2))]
+    assert len(values) == size
+    return np.array(values, dtype=float)
+
+
+def write_table(path, pattern, values, per_row):
+    rows = [", ".join(str(round(v)) for v in values[i:i + per_row]) + ","
+            for i in range(0, len(values), per_row)]
+    body = "\n".join("    " + r for r in rows)
+    text = open(path).read()
+    open(path, "w").write(pattern.sub(lambda m: m.group(1) + body + m.group(3), text))
 
 
 def present():
-    """The engine's class weights, tempo and flag constants, read from its
+    """The engine's class weights, tempo and threat table, read from its
     source: where the fit starts, what it is held near, whose scale it keeps."""
-    table = TABLE.search(open(CLASS_FILE).read()).group(2)
-    weights = [int(x) for x in re.findall(r"-?\d+", table)]
-    assert len(weights) == len(CLASSES)
-    text = open(EVAL_FILE).read()
-    return (np.array(weights, dtype=float), constant(text, "TEMPO"),
-            np.array([constant(text, f) for f in FLAGS], dtype=float))
+    tempo = int(re.search(r"const TEMPO: i32 = (-?\d+);", open(EVAL_FILE).read()).group(1))
+    return (read_table(CLASS_FILE, CLASS_TABLE, len(CLASSES)), tempo,
+            read_table(THREAT_FILE, THREAT_TABLE, TABLE_SIZE))
 
 
-def write(weights, flags):
+def write(weights, table):
     """The fitted values into the engine's source."""
-    rows = [", ".join(str(round(w)) for w in weights[i:i + 12]) + ","
-            for i in range(0, len(weights), 12)]
-    body = "\n".join("    " + r for r in rows)
-    text = open(CLASS_FILE).read()
-    open(CLASS_FILE, "w").write(TABLE.sub(lambda m: m.group(1) + body + m.group(3), text))
-    text = open(EVAL_FILE).read()
-    for name, value in zip(FLAGS, flags):
-        value = round(value)
-        literal = f"{value:_}" if abs(value) >= 1000 else str(value)
-        text = re.sub(rf"const {name}: i32 = -?[0-9_]+;", f"const {name}: i32 = {literal};", text)
-    open(EVAL_FILE, "w").write(text)
+    write_table(CLASS_FILE, CLASS_TABLE, weights, 12)
+    write_table(THREAT_FILE, THREAT_TABLE, table, 16)
 
 
 def class_features(side, cells):
     """Per side (to move, opponent): how many empty cells of each class;
-    the flags; None where a side has a five to make (search settles it)."""
+    the threat table's index; None where a side has a five to make (search
+    settles it)."""
     me = 0 if side == "x" else 1
     counts = np.zeros((2, len(CLASSES)), dtype=np.float32)
     has = [set(), set()]
@@ -269,28 +284,20 @@ def class_features(side, cells):
             who = 0 if colour == me else 1
             counts[who, CLASS_INDEX[tuple(sorted(ps))]] += 1
             has[who].add(threat_of(ps))
-    flags = np.zeros(len(FLAGS), dtype=np.float32)
-    theirs_next = "open_four" in has[1] or "four_three" in has[1]
-    their_fours = theirs_next or "four" in has[1]
-    if "open_four" in has[0]:
-        flags[0] = 1
-    elif "four_three" in has[0]:
-        flags[2 if their_fours else 1] = 1
-    elif "double_three" in has[0] and not theirs_next:
-        flags[4 if their_fours else 3] = 1
-    elif "open_four" in has[1]:
-        flags[5] = 1
-    return counts, flags
+    index = sum(1 << (5 * who + i) for who in (0, 1)
+                for i, t in enumerate(TABLE_THREATS) if t in has[who])
+    return counts, index
 
 
 def cmd_fit(args):
-    rows = [l.rstrip("\n").split("\t") for l in open(args.labels)]
+    labels = gzip.open(args.labels, "rt") if args.labels.endswith(".gz") else open(args.labels)
+    rows = [l.rstrip("\n").split("\t") for l in labels]
     rows = [(float(v), m) for v, m in rows]
     data = cells_of(args.cells, [m for _, m in rows])
     # The position before the last move, which the evaluation averages in.
     before = cells_of(args.cells, [" ".join(m.split()[:-1]) for _, m in rows])
-    C, P, F, y = [], [], [], []
-    for (v, _), (side, cells), (_, cells_before) in zip(rows, data, before):
+    C, P, T, y, games = [], [], [], [], []
+    for (v, m), (side, cells), (_, cells_before) in zip(rows, data, before):
         got = class_features(side, cells)
         # Counted from the same side's view: the side to move now.
         got_before = class_features(side, cells_before)
@@ -298,65 +305,80 @@ def cmd_fit(args):
             continue
         C.append(got[0])
         P.append(got_before[0])
-        F.append(got[1])
+        T.append(got[1])
+        # A game's positions share their first moves (and much else).
+        games.append(zlib.crc32(" ".join(m.split()[:10]).encode()))
         y.append(1.0 if v == math.inf else 0.0 if v == -math.inf
                  else 1 / (1 + math.exp(-v / args.scale)))
-    C, P, F, y = np.array(C), np.array(P), np.array(F), np.array(y)
-    w0, tempo, flags0 = present()
+    C, P, y = np.array(C), np.array(P), np.array(y)
+    # One column per entry of the threat table, 1 where the position has it.
+    T = np.eye(TABLE_SIZE, dtype=np.float32)[T]
+    w0, tempo, t0 = present()
     # Linear in the class weights: the mean of mine * (64 + T) / 64 -
     # theirs * (64 - T) / 64 now and mine - theirs before the last move.
     D = ((C[:, 0, :] * (64 + tempo) - C[:, 1, :] * (64 - tempo)) / 64
          + P[:, 0, :] - P[:, 1, :]) / 2
-    test = np.random.default_rng(1).random(len(y)) < 0.2
+    # A fifth of the games held out whole: positions of one game are too
+    # alike for one to test a fit to another.
+    test = np.array(games) % 5 == 0
     # Classes with a five or an overline are settled by search or rules.
     free = np.array([FIVE not in c and OVERLINE not in c and any(c) and not args.keep_weights
                      for c in CLASSES])
-    print(f"{len(y)} positions; {int((C.sum(axis=(0, 1)) > 0).sum())} classes seen",
-          file=sys.stderr)
+    print(f"{len(y)} positions; {int((C.sum(axis=(0, 1)) > 0).sum())} classes, "
+          f"{int((T.sum(axis=0) > 0).sum())} threat combinations seen", file=sys.stderr)
 
-    def loss_grad(w, flags, k, sel, ridge):
-        e = np.clip(D[sel] @ w + F[sel] @ flags, -9000, 9000)
+    # Each half taken once: slicing in every step of the fit costs more
+    # than the step.
+    halves = {part: (D[sel], T[sel].astype(float), y[sel])
+              for part, sel in (("train", ~test), ("test", test))}
+
+    def loss_grad(w, t, k, part, ridge):
+        D_, T_, y_ = halves[part]
+        e = np.clip(D_ @ w + T_ @ t, -9000, 9000)
         s = 1 / (1 + np.exp(-e / k))
-        r = s - y[sel]
-        g = 2 * r * s * (1 - s) / k / sel.sum()
-        # The ridge holds each weight near its present value, the more
-        # firmly the rarer its class (the data pull in proportion to use).
-        return (np.mean(r ** 2) + ridge * np.sum(((w - w0) / 100) ** 2),
-                D[sel].T @ g + ridge * 2 * (w - w0) / 100 ** 2, F[sel].T @ g)
+        r = s - y_
+        g = 2 * r * s * (1 - s) / k / len(y_)
+        # The ridge holds each value near its present one, the more firmly
+        # the rarer its class or combination (the data pull in proportion
+        # to use).
+        return (np.mean(r ** 2) + ridge * np.sum(((w - w0) / 100) ** 2)
+                + ridge * np.sum(((t - t0) / 100) ** 2),
+                D_.T @ g + ridge * 2 * (w - w0) / 100 ** 2,
+                T_.T @ g + ridge * 2 * (t - t0) / 100 ** 2)
 
     # The evaluation's scale is held at the present weights' (search
     # margins are set in its units): K is fitted for them, then fixed.
-    k = min(np.arange(100, 5000, 10.0), key=lambda k: loss_grad(w0, flags0, k, ~test, 0)[0])
+    k = min(np.arange(100, 5000, 10.0), key=lambda k: loss_grad(w0, t0, k, "train", 0)[0])
     print(f"present weights: K {k:.0f}, held-out loss "
-          f"{loss_grad(w0, flags0, k, test, 0)[0]:.5f}", file=sys.stderr)
+          f"{loss_grad(w0, t0, k, 'test', 0)[0]:.5f}", file=sys.stderr)
     from scipy.optimize import minimize
     n = len(CLASSES)
-    flag_bounds = ([(v, v) for v in flags0] if args.keep_flags
-                   else [(0, 8000)] * 5 + [(-9000, 9000)])
+    # A won threat stays below the evaluation's bound (9000) so that such
+    # positions still compare.
+    table_bounds = ([(v, v) for v in t0] if args.keep_table
+                    else [(-8000, 8000)] * TABLE_SIZE)
     best = None
     for ridge in args.ridge:
         def f(x):
             w = np.where(free, x[:n], w0)
-            l, gw, gf = loss_grad(w, x[n:], k, ~test, ridge)
-            return l, np.r_[np.where(free, gw, 0), gf]
-        # An open four next stays below the evaluation's bound (9000) so
-        # that such positions still compare.
-        res = minimize(f, np.r_[w0, flags0], jac=True, method="L-BFGS-B",
-                       bounds=[(-2000, 4000)] * n + flag_bounds,
+            l, gw, gt = loss_grad(w, x[n:], k, "train", ridge)
+            return l, np.r_[np.where(free, gw, 0), gt]
+        res = minimize(f, np.r_[w0, t0], jac=True, method="L-BFGS-B",
+                       bounds=[(-2000, 4000)] * n + table_bounds,
                        options={"maxiter": 5000, "ftol": 1e-15, "gtol": 1e-12})
-        w, flags = np.where(free, res.x[:n], w0), res.x[n:]
-        held = loss_grad(w, flags, k, test, 0)[0]
+        w, t = np.where(free, res.x[:n], w0), res.x[n:]
+        held = loss_grad(w, t, k, "test", 0)[0]
         print(f"ridge {ridge}: held-out loss {held:.5f} ({res.nit} iterations)",
               file=sys.stderr)
         if best is None or held < best[0]:
-            best = (held, ridge, w, flags)
-    held, ridge, w, flags = best
+            best = (held, ridge, w, t)
+    held, ridge, w, t = best
     print(f"chosen ridge {ridge}: held-out loss {held:.5f}", file=sys.stderr)
-    print("FLAGS", dict(zip(FLAGS, [round(x) for x in flags])))
+    print("THREAT_VALUE", " ".join(str(round(x)) for x in t))
     print("CLASS_WEIGHT", " ".join(str(round(x)) for x in w))
     if args.write:
-        write(w, flags)
-        print(f"written to {CLASS_FILE} and {EVAL_FILE}", file=sys.stderr)
+        write(w, t)
+        print(f"written to {CLASS_FILE} and {THREAT_FILE}", file=sys.stderr)
 
 
 def main():
@@ -378,12 +400,12 @@ def main():
     p.add_argument("--cells", default="target/release/examples/gomoku_cells")
     p.add_argument("--scale", type=float, default=200.0,
                    help="the labelling engine's eval per e-fold of odds")
-    p.add_argument("--ridge", type=float, nargs="+", default=[0.00003, 0.0001, 0.0003],
+    p.add_argument("--ridge", type=float, nargs="+", default=[0.00001, 0.000003, 0.000001],
                    help="pull toward the present weights; the best on held-out positions wins")
-    p.add_argument("--keep-flags", action="store_true",
-                   help="fit the class weights only, the threat bonuses held")
+    p.add_argument("--keep-table", action="store_true",
+                   help="fit the class weights only, the threat table held")
     p.add_argument("--keep-weights", action="store_true",
-                   help="fit the threat bonuses only, the class weights held")
+                   help="fit the threat table only, the class weights held")
     p.add_argument("--write", action="store_true",
                    help="write the fitted values into the engine's source")
     p.set_defaults(run=cmd_fit)

@@ -1,7 +1,8 @@
 //! Static evaluation from the side to move's view: the cell weights of
 //! both colours (what a stone on each empty cell would make in its four
 //! lines, summed incrementally by `set_info`) weighted for the side to
-//! move, and the threats that say who has the initiative.
+//! move, and the threats both can make next, which say who has the
+//! initiative (`threat_values`: a value per combination of them).
 //!
 //! The weights' part is the mean of this position's and the one's before
 //! the last move (from the same side's view, without tempo), as Rapfi's
@@ -10,22 +11,24 @@
 //! move before it (a set-up board) takes its own totals in its place.
 //!
 //! The cell weights (`cell_classes`: a weight per class of the four line
-//! patterns a stone on the cell would make) and the constants below are
+//! patterns a stone on the cell would make) and the threat table are
 //! fitted to a stronger engine's judgement (`scripts/gomoku_fit.py`):
 //! positions from fixed-node self-play games and from games against
-//! outside engines, each scored by a classical engine searching 80 ms
-//! (100 ms for the class weights, fitted with these constants held),
+//! outside engines, each scored by a classical engine searching 100 ms,
 //! its score s taken as the win chance sigmoid(s / 200) (mates as 0 or 1).
 //! The evaluation, written as a function of the weights (per side, how
-//! many empty cells of each class; flags for the threats to make next),
-//! is fitted to minimise the squared error of sigmoid(evaluation / K)
-//! against those chances, with K held at the previous weights' best so
-//! that the evaluation keeps its scale (search margins are set in its
-//! units). Positions where a side has a five-point are left out: search
-//! settles those. Fitted values must then win a fixed-node SPRT against
-//! the previous ones and hold up against an outside engine.
+//! many empty cells of each class; which combination of threats to make
+//! next the position has), is fitted to minimise the squared error of
+//! sigmoid(evaluation / K) against those chances (the best of several
+//! pulls toward the previous values, judged on a fifth of the games held
+//! out), with K held at the previous weights' best so that the
+//! evaluation keeps its scale (search margins are set in its units).
+//! Positions where a side has a five-point are left out: search settles
+//! those. Fitted values must then win a fixed-node SPRT against the
+//! previous ones and hold up against an outside engine.
 
 use super::patterns::Threat;
+use super::threat_values::{threat_index, threat_value};
 use super::{Gomoku, color_of};
 
 /// The side to move gets to use its patterns first and the opponent's are
@@ -34,25 +37,6 @@ use super::{Gomoku, color_of};
 const TEMPO: i32 = 11;
 /// An edge for having the move at all (the fit found none beyond tempo).
 const MOVE: i32 = 0;
-/// We can make an open four (or two fours) now and they have no five to
-/// make first: won but for their counter-fours. (The fit ran into the
-/// bound; kept below it so that such positions still compare.)
-const OPEN_FOUR_NEXT: i32 = 8_000;
-/// We can make a four and an open three at once, and they have no four
-/// to make: won.
-const FOUR_THREE_NEXT: i32 = 7_747;
-/// The same while they have a four to make: their fours come with tempo
-/// and may break the open three or make a five-point of their own, so
-/// the threat is worth far less.
-const FOUR_THREE_NEXT_AGAINST_FOURS: i32 = 1_219;
-/// We can make two open threes at once while they threaten nothing as
-/// big and have no four to make.
-const DOUBLE_THREE_NEXT: i32 = 2_373;
-/// The same while they have a four to make.
-const DOUBLE_THREE_NEXT_AGAINST_FOURS: i32 = 1_257;
-/// Nothing as big for us, and they can make an open four next: we must
-/// spend the move answering.
-const THEIR_OPEN_FOUR_NEXT: i32 = -194;
 /// The largest value short of a proved result.
 const BOUND: i32 = 9_000;
 /// A five for the side to move, or two five-points for the opponent.
@@ -81,28 +65,12 @@ impl Gomoku {
             .map_or(now, |f| f.weight_total[m] - f.weight_total[t]);
         let mut score = (now + before) / 2 + MOVE;
         if their_fives == 0 {
-            // Our move comes first: a threat we can make now outranks one
-            // the opponent could make after it.
-            let their_wins_next =
-                self.threats(them, Threat::OpenFour) + self.threats(them, Threat::FourThree);
-            let their_fours = their_wins_next + self.threats(them, Threat::Four);
-            if self.threats(me, Threat::OpenFour) > 0 {
-                score += OPEN_FOUR_NEXT;
-            } else if self.threats(me, Threat::FourThree) > 0 {
-                score += if their_fours == 0 {
-                    FOUR_THREE_NEXT
-                } else {
-                    FOUR_THREE_NEXT_AGAINST_FOURS
-                };
-            } else if self.threats(me, Threat::DoubleThree) > 0 && their_wins_next == 0 {
-                score += if their_fours == 0 {
-                    DOUBLE_THREE_NEXT
-                } else {
-                    DOUBLE_THREE_NEXT_AGAINST_FOURS
-                };
-            } else if self.threats(them, Threat::OpenFour) > 0 {
-                score += THEIR_OPEN_FOUR_NEXT;
-            }
+            // Our move comes first: what each side can make next is
+            // valued as a whole (threat_values.rs).
+            let colour = [me, them];
+            score += threat_value(threat_index(|side, threat| {
+                self.threats(colour[side], threat) > 0
+            }));
         }
         score.clamp(-BOUND, BOUND)
     }

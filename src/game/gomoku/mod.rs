@@ -13,6 +13,7 @@ mod eval;
 pub mod openings;
 mod patterns;
 mod rules;
+mod threat_values;
 pub mod threats;
 pub mod vct;
 
