@@ -17,6 +17,10 @@ Three steps, each reading the previous one's file:
                                  sigmoid(label / S); printed, or written
                                  into the engine's source
 
+data/gomoku-labels.txt.gz keeps labelled positions for the fits to come
+(from 150 ms games against PentaZen and fixed-node self-play, scored by
+Rapfi's classical engine at 100 ms): a fit adds its own to them.
+
 The features come from `cargo run --release --example gomoku_cells`: for
 every empty cell, both colours' four line patterns. The model is the one
 src/game/gomoku/eval.rs computes: per side, the sum over empty cells of
