@@ -14,8 +14,10 @@
 //! patterns a stone on the cell would make) and the threat table are
 //! fitted to a stronger engine's judgement (`scripts/gomoku_fit.py`):
 //! positions from fixed-node self-play games and from games against
-//! outside engines, each scored by a classical engine searching 100 ms,
-//! its score s taken as the win chance sigmoid(s / 200) (mates as 0 or 1).
+//! outside engines, each scored by a classical engine searching 100 ms
+//! (80 ms for the threat values, which the table keeps from the chain of
+//! six cases it replaced), its score s taken as the win chance
+//! sigmoid(s / 200) (mates as 0 or 1).
 //! The evaluation, written as a function of the weights (per side, how
 //! many empty cells of each class; which combination of threats to make
 //! next the position has), is fitted to minimise the squared error of
