@@ -50,6 +50,9 @@ const THREAT_EFFORT_PER_MS: u64 = 20;
 const ROOT_SPACE_EFFORT: u64 = 64_000;
 const SPACE_EFFORT_PER_MS: u64 = 32;
 const MIN_SPACE_EFFORT: u64 = 300;
+/// Nodes a node limit counts as a millisecond of clock (about Ply's
+/// gomoku speed), when the root's threat work is sized by what is left.
+const NODES_PER_MS: u64 = 1_000;
 /// The root scan of the defence gives each move this share of the root's
 /// threat-search effort, and takes at most this share of the time left
 /// (in self-play at 200 ms a move: a first form with a quarter of the
@@ -1079,10 +1082,10 @@ impl<G: Game> Searcher<G> {
     /// move per iteration rarely reaches the few that hold (in the losses
     /// to PentaZen, 2 of 61 and 2 of 106). So every root move is tested,
     /// best ordered first, with an eighth of the root's effort, for at
-    /// most a quarter of the time left (those left untested count as not
-    /// refuted). The search goes on among the moves not refuted
-    /// (`root_only`: those proved to leave no threat win first, then the
-    /// rest), or among all when every one is refuted.
+    /// most a quarter of the time (or the nodes) left (those left
+    /// untested count as not refuted). The search goes on among the moves
+    /// not refuted (`root_only`: those proved to leave no threat win
+    /// first, then the rest), or among all when every one is refuted.
     fn scan_root(&mut self, pos: &mut G) {
         self.scanned = true;
         let mut moves = Vec::new();
@@ -1097,13 +1100,18 @@ impl<G: Game> Searcher<G> {
             let now = Instant::now();
             now + t.saturating_duration_since(now) / SCAN_TIME_SHARE
         });
+        // A node limit is shared the same way.
+        let node_until = self.nodes.saturating_add(
+            self.node_limit.saturating_sub(self.nodes) / u64::from(SCAN_TIME_SHARE),
+        );
         let (mut safe, mut open) = (Vec::new(), Vec::new());
         for (_, mv) in order {
             if self.refuted.contains(&mv) {
                 continue;
             }
             let late = self.stop.load(AtomicOrdering::Relaxed)
-                || until.is_some_and(|t| Instant::now() >= t);
+                || until.is_some_and(|t| Instant::now() >= t)
+                || self.nodes >= node_until;
             if late || self.verified.contains(&mv) {
                 open.push(mv);
                 continue;
@@ -1135,15 +1143,32 @@ impl<G: Game> Searcher<G> {
         !self.verified.contains(&mv) && self.refutes(pos, mv, LAST_CHECK_EFFORT)
     }
 
-    /// The root's wider threat-search effort, from the clock when there
-    /// is one (the game's threat search does not look at the clock).
+    /// The root's wider threat-search effort, from the clock or the node
+    /// budget when there is one (the game's threat search looks at
+    /// neither).
     fn root_space_effort(&self) -> u64 {
-        match self.hard_deadline {
-            Some(t) => {
-                let left = t.saturating_duration_since(Instant::now()).as_millis() as u64;
-                (left * SPACE_EFFORT_PER_MS).clamp(MIN_SPACE_EFFORT, ROOT_SPACE_EFFORT)
-            }
+        match self.budget_left_ms() {
+            Some(left) => (left * SPACE_EFFORT_PER_MS).clamp(MIN_SPACE_EFFORT, ROOT_SPACE_EFFORT),
             None => ROOT_SPACE_EFFORT,
+        }
+    }
+
+    /// Milliseconds left of this search's budget: of the clock, and of a
+    /// node limit counted as time at [`NODES_PER_MS`]; the lesser when
+    /// both are set, `None` when neither is. The root's threat work is
+    /// sized by it, so that it takes the same share of a `go nodes` search
+    /// as of a timed one (without the node count, a defence's scan of
+    /// every root move could spend a 300 000-node budget before the first
+    /// iteration ended).
+    fn budget_left_ms(&self) -> Option<u64> {
+        let clock = self
+            .hard_deadline
+            .map(|t| t.saturating_duration_since(Instant::now()).as_millis() as u64);
+        let nodes = (self.node_limit != u64::MAX)
+            .then(|| self.node_limit.saturating_sub(self.nodes) / NODES_PER_MS);
+        match (clock, nodes) {
+            (Some(c), Some(n)) => Some(c.min(n)),
+            (c, n) => c.or(n),
         }
     }
 
@@ -1205,12 +1230,11 @@ impl<G: Game> Searcher<G> {
         self.superseded
     }
 
-    /// The root's threat-search effort, less when the clock is short: the
-    /// game's threat search does not look at the clock.
+    /// The root's threat-search effort, less when the clock or the node
+    /// budget is short: the game's threat search looks at neither.
     fn root_threat_effort(&self) -> u64 {
-        match self.hard_deadline {
-            Some(t) => {
-                let left = t.saturating_duration_since(Instant::now()).as_millis() as u64;
+        match self.budget_left_ms() {
+            Some(left) => {
                 (left * THREAT_EFFORT_PER_MS).clamp(TREE_THREAT_EFFORT, ROOT_THREAT_EFFORT)
             }
             None => ROOT_THREAT_EFFORT,
