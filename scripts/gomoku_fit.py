@@ -18,8 +18,8 @@ Three steps, each reading the previous one's file:
                                  into the engine's source
 
 data/gomoku-labels.txt.gz keeps labelled positions for the fits to come
-(from 150 ms games against PentaZen and fixed-node self-play, scored by
-Rapfi's classical engine at 100 ms): a fit adds its own to them.
+(from 150 ms and 1 s games against PentaZen and fixed-node self-play,
+scored by Rapfi's classical engine at 100 ms): a fit adds its own to them.
 
 The features come from `cargo run --release --example gomoku_cells`: for
 every empty cell, both colours' four line patterns. The model is the one
