@@ -115,9 +115,10 @@ fn sample_masks(seed: u64, count: usize) -> Vec<u32> {
 
 /// Switches whose results at a fixed depth differ from plain negamax on
 /// purpose in games that opt in (gomoku): threat searches prove wins
-/// beyond the depth, reductions and pruning search less, extensions more,
+/// beyond the depth, reductions and pruning search less (internal
+/// iterative reduction where the table has no move), extensions more,
 /// futility pruning and razoring trust the evaluation.
-const GAMBLES: [&str; 7] = [
+const GAMBLES: [&str; 8] = [
     "UseThreatSearch",
     "UseThreatSpace",
     "UseLMR",
@@ -125,6 +126,7 @@ const GAMBLES: [&str; 7] = [
     "UseExtensions",
     "UseFutility",
     "UseRazoring",
+    "UseIIR",
 ];
 
 /// `masks` with the switch called `name` turned off.
@@ -651,8 +653,8 @@ fn search_summary<G: Game>(
 }
 
 /// How many of `positions` search differently (nodes, value or move)
-/// with reductions, late-move pruning, extensions, futility pruning and
-/// razoring than without.
+/// with reductions (late-move and internal iterative), late-move pruning,
+/// extensions, futility pruning and razoring than without.
 fn changed_by_selectivity<G: Game>(positions: &[G], depth: u32) -> usize {
     let without = SearchParams {
         lmr: false,
@@ -660,6 +662,7 @@ fn changed_by_selectivity<G: Game>(positions: &[G], depth: u32) -> usize {
         extensions: false,
         futility: false,
         razoring: false,
+        iir: false,
         ..SearchParams::default()
     };
     positions
@@ -694,6 +697,42 @@ fn selective_switches_change_nothing_in_games_that_do_not_opt_in() {
     // Gomoku opts in, and the same comparison sees it.
     let positions = small_gomoku_positions(9, 6, 36);
     assert!(changed_by_selectivity(&positions, 5) > 0);
+}
+
+#[test]
+fn internal_iterative_reduction_saves_gomoku_nodes() {
+    // A node the table has no move for is searched a ply shallower: over
+    // middle-game positions of 15x15 the same depth costs fewer nodes.
+    // The root's threat-space defence is off: under a depth limit alone
+    // its scan of every root move has no budget, and whether it runs at
+    // all (a best move refuted) would outweigh the tree.
+    let with = SearchParams {
+        threat_defence: false,
+        ..SearchParams::default()
+    };
+    let without = SearchParams { iir: false, ..with };
+    let settings = Settings {
+        size: Some((15, 15)),
+        rule: None,
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(37);
+    let (mut with_nodes, mut without_nodes) = (0, 0);
+    for _ in 0..6 {
+        let mut pos = Gomoku::start(&settings).unwrap();
+        for _ in 0..8 {
+            let mut moves = Vec::new();
+            pos.search_moves(&mut moves);
+            pos.make_move(*moves.choose(&mut rng).unwrap());
+        }
+        let a = search_summary(&pos, with, 7).0;
+        let b = search_summary(&pos, without, 7).0;
+        with_nodes += a;
+        without_nodes += b;
+    }
+    assert!(
+        with_nodes < without_nodes,
+        "{with_nodes} nodes with IIR, {without_nodes} without"
+    );
 }
 
 #[test]

@@ -319,6 +319,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// Whether a node the transposition table knows no move for may be
+    /// searched a ply shallower (internal iterative reduction): a guess
+    /// that the move ordering matters more than the ply, which a game opts
+    /// in to. By default it does not, and the search is exactly as
+    /// without it.
+    fn unordered_reduction(&self) -> bool {
+        false
+    }
+
     /// Whether `mv` (not yet made) forces the reply so narrowly that it
     /// should not cost depth: the search extends it by one ply. None by
     /// default.

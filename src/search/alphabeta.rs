@@ -84,6 +84,8 @@ const LMR_MIN_DEPTH: i32 = 3;
 /// at every depth (PentaZen's way) it scored 38% in 34 games, and up to
 /// depth 6 48% in 48.
 const LMP_MAX_DEPTH: i32 = 9;
+/// Internal iterative reduction works at this depth and above.
+const IIR_MIN_DEPTH: i32 = 4;
 /// Futility pruning and razoring work at this depth and below.
 const FUTILITY_MAX_DEPTH: i32 = 6;
 const RAZOR_MAX_DEPTH: i32 = 4;
@@ -1339,6 +1341,21 @@ impl<G: Game> Searcher<G> {
                 self.stats.table_cutoff(hit.score);
                 return hit.score;
             }
+        }
+
+        // Internal iterative reduction: a node deep enough to matter that
+        // the table knows no move for has no ordering to trust, and its
+        // full-depth search would be spent mostly on bad first moves. It
+        // is searched a ply shallower; the next iteration, with the move
+        // this one stores, searches it at full depth.
+        let mut depth = depth;
+        if self.params.iir
+            && tt_move.is_none()
+            && ply > 0
+            && depth >= tune("IIRD", IIR_MIN_DEPTH)
+            && pos.unordered_reduction()
+        {
+            depth -= 1;
         }
 
         if self.params.threat_search

@@ -71,6 +71,9 @@ pub struct SearchParams {
     /// node whose static evaluation falls short of alpha by the game's
     /// margin is settled by the quiescence search when that agrees.
     pub razoring: bool,
+    /// Internal iterative reduction: a node the transposition table knows
+    /// no move for is searched a ply shallower.
+    pub iir: bool,
 }
 
 impl Default for SearchParams {
@@ -103,6 +106,7 @@ pub const SWITCHES: &[(&str, Accessor)] = &[
     ("UseTreeDefence", |p| &mut p.tree_defence),
     ("UseFutility", |p| &mut p.futility),
     ("UseRazoring", |p| &mut p.razoring),
+    ("UseIIR", |p| &mut p.iir),
 ];
 
 impl SearchParams {
@@ -129,6 +133,7 @@ impl SearchParams {
             tree_defence: on,
             futility: on,
             razoring: on,
+            iir: on,
         }
     }
 

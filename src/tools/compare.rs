@@ -84,6 +84,7 @@ pub fn configs() -> Vec<Config> {
                 "UseExtensions",
                 "UseFutility",
                 "UseRazoring",
+                "UseIIR",
             ],
         ),
         // Every switch on (the solver is idle at a fixed depth; the

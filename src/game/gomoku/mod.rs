@@ -1036,6 +1036,10 @@ impl Game for Gomoku {
             || threat == Threat::DoubleThree as u8
     }
 
+    fn unordered_reduction(&self) -> bool {
+        true
+    }
+
     /// Not while either side has a five to make (the opponent's must be
     /// blocked, ours wins): the evaluation does not see that far.
     fn futility_margin(&self, depth: i32) -> Option<i32> {
