@@ -724,10 +724,8 @@ fn internal_iterative_reduction_saves_gomoku_nodes() {
             pos.search_moves(&mut moves);
             pos.make_move(*moves.choose(&mut rng).unwrap());
         }
-        let a = search_summary(&pos, with, 7).0;
-        let b = search_summary(&pos, without, 7).0;
-        with_nodes += a;
-        without_nodes += b;
+        with_nodes += search_summary(&pos, with, 7).0;
+        without_nodes += search_summary(&pos, without, 7).0;
     }
     assert!(
         with_nodes < without_nodes,

@@ -1168,10 +1168,7 @@ impl<G: Game> Searcher<G> {
             .map(|t| t.saturating_duration_since(Instant::now()).as_millis() as u64);
         let nodes = (self.node_limit != u64::MAX)
             .then(|| self.node_limit.saturating_sub(self.nodes) / NODES_PER_MS);
-        match (clock, nodes) {
-            (Some(c), Some(n)) => Some(c.min(n)),
-            (c, n) => c.or(n),
-        }
+        clock.into_iter().chain(nodes).min()
     }
 
     /// The root's moves less the excluded ones (and, after the threat
