@@ -435,7 +435,7 @@ mod tests {
         let hello = "ugi\nisready\nposition startpos\nquery p1turn\ngo depth 20\n";
         assert_eq!(
             serve(hello),
-            ["ugiok", "readyok", "response true", "bestmove a2 ponder a1"]
+            ["ugiok", "readyok", "response true", "bestmove a2"]
         );
         // Pile c's last counter, with P2 to move.
         let last = "position startpos moves a3 b4\nquery gameover\n\

@@ -54,6 +54,9 @@ struct Task {
     fallback: Arc<Mutex<Option<String>>>,
     /// Where the summary goes instead of a `BestMove` event (analysis).
     reply: Option<Sender<SearchSummary>>,
+    /// The `BestMove` event names the reply the search expects (the
+    /// client asked for pondering).
+    offer_ponder: bool,
 }
 
 /// Runs a task's search; a panic inside it is reported and answered with
@@ -233,6 +236,10 @@ pub struct Controller {
     /// A running ponder search: its go's limits and the clock that
     /// `ponderhit` starts.
     ponder: Option<(GoLimits, Arc<LateClock>)>,
+    /// The `Ponder` option: the client ponders, so a best move comes with
+    /// the reply expected. Off, a strict client (cutegames reads a best
+    /// move only from a line of two words) gets `bestmove <move>` alone.
+    offer_ponder: bool,
     /// When the clock of the next move started, if before its `go` (the
     /// arrival of the line that asked for it).
     turn_started: Option<Instant>,
@@ -283,6 +290,7 @@ impl Controller {
                         hold,
                         fallback,
                         reply,
+                        offer_ponder,
                     } = task;
                     let summary = run_parallel(job, helpers, &helper_stop, &fallback, &worker_sink);
                     while hold.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
@@ -295,7 +303,7 @@ impl Controller {
                             let _ = reply.send(summary);
                         }
                         None => {
-                            let ponder = expected_reply(&summary);
+                            let ponder = offer_ponder.then(|| expected_reply(&summary)).flatten();
                             worker_sink(Event::BestMove {
                                 best: summary.best,
                                 ponder,
@@ -325,6 +333,7 @@ impl Controller {
             infinite: false,
             hold: Arc::new(AtomicBool::new(false)),
             ponder: None,
+            offer_ponder: false,
             turn_started: None,
             worker: Some(worker),
         })
@@ -434,6 +443,7 @@ impl Controller {
             hold: Arc::clone(&hold),
             fallback,
             reply,
+            offer_ponder: self.offer_ponder,
         };
         if let Some(tasks) = &self.tasks
             && tasks.send(task).is_ok()
@@ -529,8 +539,9 @@ impl Controller {
                 self.session.set_hash(mb as usize)?;
                 self.hash_mb = mb as usize;
             }
-            // Accepted for managers that send it; `go ponder` is what ponders.
-            ("Ponder", _) => {}
+            // `go ponder` is what ponders; the option says the client
+            // reads the expected reply after the best move.
+            ("Ponder", OptionValue::Bool(on)) => self.offer_ponder = on,
             ("Threads", OptionValue::Int(n)) => self.threads = n.max(1) as usize,
             ("MultiPV", OptionValue::Int(n)) => self.multipv = n.max(1) as usize,
             ("MoveOverhead", OptionValue::Int(ms)) => self.overhead_ms = ms as u64,
