@@ -164,7 +164,13 @@ fn non_numeric_argument() {
     );
     finish(e);
     let mut b = brain();
-    piskvork_error(&mut b, "INFO timeout_turn soon", "ERROR", "needs a number");
+    // INFO gets no reply: a MESSAGE, which managers read past.
+    piskvork_error(
+        &mut b,
+        "INFO timeout_turn soon",
+        "MESSAGE error:",
+        "needs a number",
+    );
     piskvork_error(&mut b, "TURN a,b", "ERROR", "expected x,y");
     finish(b);
 }

@@ -167,6 +167,14 @@ impl Brain {
         self.writer.line(text);
     }
 
+    /// What went wrong with a command that gets no reply (`INFO`): a
+    /// `MESSAGE`, which every manager reads past. An `ERROR` would be read
+    /// as the reply to the next command, and the judge would take it for
+    /// the move and end the game.
+    fn warn(&self, problem: &str) {
+        self.reply(&format!("MESSAGE error: {problem}; ignored"));
+    }
+
     /// Handles one command; false to exit.
     fn execute(&mut self, line: &str, input: &mut impl Iterator<Item = String>) -> bool {
         let (head, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
@@ -323,7 +331,7 @@ impl Brain {
         let v = match number {
             Ok(v) => v,
             Err(_) if NUMBERS.contains(&key.as_str()) => {
-                self.reply(&format!("ERROR INFO {key} needs a number, not '{value}'"));
+                self.warn(&format!("INFO {key} needs a number, not '{value}'"));
                 return;
             }
             Err(_) => 0,
@@ -348,7 +356,7 @@ impl Brain {
                 if self.size.is_some() {
                     self.settle();
                     if let Err(e) = self.controller.set_option("Hash", &hash_mb.to_string()) {
-                        self.reply(&format!("ERROR {e}"));
+                        self.warn(&e);
                     }
                 }
             }
@@ -357,18 +365,18 @@ impl Brain {
                     if let Some((w, h)) = self.size {
                         self.settle();
                         if let Err(e) = self.apply_variant(w, h, rule) {
-                            self.reply(&format!("ERROR {e}"));
+                            self.warn(&e);
                         }
                     } else {
                         self.rule = rule;
                     }
                 }
-                None => self.reply(&format!("ERROR INFO rule: unknown rule '{value}'")),
+                None => self.warn(&format!("INFO rule: unknown rule '{value}'")),
             },
             "thread_num" => {
                 let threads = v.clamp(1, THREADS_MAX as u64).to_string();
                 if let Err(e) = self.controller.set_option("Threads", &threads) {
-                    self.reply(&format!("ERROR {e}"));
+                    self.warn(&e);
                 }
             }
             "message" => lock(&self.shared).messages = v != 0,

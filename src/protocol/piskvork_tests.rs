@@ -352,12 +352,15 @@ fn yxshowforbid_lists_renju_points_only() {
     assert_eq!(b.ask("YXSHOWFORBID"), "FORBID 0907.");
     b.silent(&["INFO rule 0"]);
     assert_eq!(b.ask("YXSHOWFORBID"), "FORBID .", "freestyle");
-    assert_eq!(b.ask("INFO rule 99"), "ERROR INFO rule: unknown rule '99'");
+    assert_eq!(
+        b.ask("INFO rule 99"),
+        "MESSAGE error: INFO rule: unknown rule '99'; ignored"
+    );
     assert_eq!(b.finish(), Vec::<String>::new());
 }
 
 #[test]
-fn info_keys_are_silent_and_bad_numbers_are_errors() {
+fn info_keys_are_silent_and_bad_numbers_are_messages() {
     let b = Brain::start();
     assert_eq!(b.ask("START 15"), "OK");
     b.silent(&[
@@ -375,7 +378,7 @@ fn info_keys_are_silent_and_bad_numbers_are_errors() {
     for key in numbers.split(' ') {
         assert_eq!(
             b.ask(&format!("INFO {key} soon")),
-            format!("ERROR INFO {key} needs a number, not 'soon'")
+            format!("MESSAGE error: INFO {key} needs a number, not 'soon'; ignored")
         );
     }
     // Each limit alone ends a search that the turn limit (ten minutes)
