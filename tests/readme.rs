@@ -6,6 +6,9 @@
 mod common;
 
 use common::Engine;
+use common::cutegames::{
+    Adjudication, Cutegames, GameResult, MatchSettings, TimeControl, play_game,
+};
 use ply::engine::registry::GAMES;
 
 fn readme() -> String {
@@ -68,25 +71,34 @@ fn the_move_table_lists_every_game_with_its_own_examples() {
 fn the_cutegames_settings_run_ply_as_written() {
     let settings: serde_json::Value = serde_json::from_str(&checked("cutegames-config")).unwrap();
     assert_eq!(settings["game"], "generic", "UGI engines own the rules");
-    let movetime = &settings["timecontrol"];
-    assert_eq!(movetime["type"], "movetime");
-    let movetime = movetime["time"].as_u64().unwrap();
-    let engines = settings["engines"].as_array().unwrap();
-    assert!(engines.len() >= 2);
-    for entry in engines {
+    let timecontrol = &settings["timecontrol"];
+    assert_eq!(timecontrol["type"], "movetime");
+    let adjudication = &settings["adjudication"];
+    let match_settings = MatchSettings {
+        timecontrol: TimeControl::Movetime(timecontrol["time"].as_i64().unwrap()),
+        ask_turn: settings["protocol"]["askturn"].as_bool().unwrap(),
+        gameover_both: settings["protocol"]["gameover"] == "both",
+        timeout_buffer: adjudication["timeoutbuffer"].as_i64().unwrap(),
+    };
+    let entries = settings["engines"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    // What cutegames does with each entry: start `path` with `parameters`
+    // split on spaces, the handshake, then the match's options and the
+    // engine's own; each reply read as cutegames reads it.
+    let mut engines = entries.iter().map(|entry| {
         assert_eq!(entry["protocol"], "UGI");
-        // cutegames appends `parameters` to `path` and splits on spaces.
         let args: Vec<&str> = entry["parameters"]
             .as_str()
             .unwrap()
-            .split_whitespace()
+            .split(' ')
+            .filter(|w| !w.is_empty())
             .collect();
         assert!(args.windows(2).any(|w| w == ["--game", "connect4"]));
-        let mut engine = Engine::start(binary(entry["path"].as_str().unwrap()), &args);
-        // What cutegames sends: the handshake and options once, then per
-        // game and move.
-        engine.send("ugi");
-        engine.read_until("ugiok");
+        let mut engine = Cutegames::new(Engine::start(
+            binary(entry["path"].as_str().unwrap()),
+            &args,
+        ));
+        engine.init();
         let options = entry["options"].as_object().cloned().unwrap_or_default();
         for (name, value) in settings["options"]
             .as_object()
@@ -94,29 +106,22 @@ fn the_cutegames_settings_run_ply_as_written() {
             .iter()
             .chain(&options)
         {
-            engine.send(&format!(
-                "setoption name {name} value {}",
-                value.as_str().unwrap()
-            ));
+            engine.set_option(name, value.as_str().unwrap());
         }
-        assert_eq!(engine.ask("isready"), "readyok", "options accepted");
-        engine.send("uginewgame");
-        engine.send("position startpos");
-        assert_eq!(engine.ask("query p1turn"), "response true");
-        assert_eq!(engine.ask("query gameover"), "response false");
-        engine.send(&format!("go movetime {movetime}"));
-        let reply = engine.read_until("bestmove");
-        let column: u32 = common::best_move(reply.last().unwrap()).parse().unwrap();
-        assert!((1..=7).contains(&column), "{reply:?}");
-        engine.send(&format!("position startpos moves {column}"));
-        assert_eq!(engine.ask("query p1turn"), "response false");
-        assert_eq!(engine.ask("query result"), "response none");
-        engine.send("quit");
-        assert!(engine.wait_exit(common::PATIENCE).unwrap().success());
+        engine
+    });
+    let (mut one, mut two) = (engines.next().unwrap(), engines.next().unwrap());
+    // The openings file the README writes: the start position.
+    let game = play_game(&match_settings, "startpos", &mut one, &mut two);
+    assert_eq!(game.adjudication, Adjudication::None, "{game:?}");
+    assert_ne!(game.result, GameResult::None, "{game:?}");
+    for mut engine in [one, two] {
+        engine.quit();
+        assert!(engine.peer.wait_exit(common::PATIENCE).unwrap().success());
         assert!(
-            !engine.transcript.iter().any(|l| l.contains("error")),
+            !engine.transcript().iter().any(|l| l.contains("error")),
             "{:?}",
-            engine.transcript
+            engine.transcript()
         );
     }
 }

@@ -7,7 +7,34 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 
+pub mod cutegames;
+pub mod gomoku_cli;
+pub mod piskvork_judge;
+
 pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// What a manager sees of an engine: lines in, lines out. The managers'
+/// readers ([`cutegames`], [`gomoku_cli`], [`piskvork_judge`]) drive any
+/// peer: the real binary, or an engine served in this process.
+pub trait Peer {
+    fn send(&mut self, line: &str);
+    /// Next line, or `None` if none comes within `wait`.
+    fn next_line(&mut self, wait: Duration) -> Option<String>;
+    /// Every line read so far, for failure messages.
+    fn transcript(&self) -> &[String];
+}
+
+impl Peer for Engine {
+    fn send(&mut self, line: &str) {
+        Engine::send(self, line)
+    }
+    fn next_line(&mut self, wait: Duration) -> Option<String> {
+        Engine::next_line(self, wait)
+    }
+    fn transcript(&self) -> &[String] {
+        &self.transcript
+    }
+}
 
 pub struct Engine {
     child: Child,
