@@ -8,9 +8,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::book::Book;
+use super::clock::Clock;
 use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
@@ -280,12 +281,8 @@ pub struct Searcher<G: Game> {
     /// Counts leaves cut short by the horizon or by a heuristic; a subtree
     /// during which it did not move was searched to the end of the game.
     horizon_hits: u64,
-    node_limit: u64,
-    start: Instant,
-    soft_deadline: Option<Instant>,
-    hard_deadline: Option<Instant>,
-    stop: Arc<AtomicBool>,
-    late_clock: Option<Arc<LateClock>>,
+    /// Time, nodes and the stop flag of the current search.
+    clock: Clock,
     aborted: bool,
     /// Moves the root's last search looked at.
     root_choices: usize,
@@ -378,12 +375,7 @@ impl<G: Game> Searcher<G> {
             checked_nodes: 0,
             seldepth: 0,
             horizon_hits: 0,
-            node_limit: u64::MAX,
-            start: Instant::now(),
-            soft_deadline: None,
-            hard_deadline: None,
-            stop: Arc::new(AtomicBool::new(false)),
-            late_clock: None,
+            clock: Clock::default(),
             aborted: false,
             root_choices: 0,
             root_score: 0,
@@ -513,21 +505,18 @@ impl<G: Game> Searcher<G> {
         stop: Arc<AtomicBool>,
         report: &mut dyn FnMut(&Report<G::Move>),
     ) -> SearchResult<G::Move> {
-        self.start = Instant::now();
-        self.soft_deadline = limits.budget.soft.map(|d| self.start + d);
-        self.hard_deadline = limits.budget.hard.map(|d| self.start + d);
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.stop = stop;
-        self.late_clock.clone_from(&limits.late_clock);
+        self.clock = Clock::start(limits.budget, limits.nodes, limits.late_clock.clone(), stop);
         self.nodes = 0;
         self.checked_nodes = 0;
         self.stats.reset();
         self.aborted = false;
         self.root_choices = 0;
         if let Some(proof) = limits.solve {
-            let (deadline, nodes) = (self.hard_deadline, self.node_limit);
+            let whole = self
+                .clock
+                .part(self.clock.hard_deadline(), self.clock.node_limit());
             return self
-                .solve(root, proof, None, deadline, nodes, report)
+                .solve(root, proof, None, whole, report)
                 .unwrap_or_else(|cut_short| cut_short);
         }
         if let Some(played) = self.play_from_book(root, report) {
@@ -539,8 +528,10 @@ impl<G: Game> Searcher<G> {
             && limits.nodes.is_none()
             && self.excluded_root.is_empty()
             && root.plies_left_bound().is_some()
-            && let Some(soft) = self.soft_deadline
-            && soft - self.start >= SOLVER_MIN_TIME
+            && self
+                .clock
+                .soft_span()
+                .is_some_and(|span| span >= SOLVER_MIN_TIME)
         {
             // Half the time to prove the exact value; the play search has
             // the rest if that fails. When a bound on the value is known
@@ -549,9 +540,9 @@ impl<G: Game> Searcher<G> {
             // it: worth nine tenths of the time.
             let known = self.known_bounds(root);
             let share = if known.is_some() { 0.9 } else { 0.5 };
-            let deadline = self.start + (soft - self.start).mul_f64(share);
-            let started = self.start;
-            match self.solve(root, Proof::Exact, known, Some(deadline), u64::MAX, report) {
+            let part = self.clock.part(self.clock.soft_share(share), u64::MAX);
+            let started = self.clock.started();
+            match self.solve(root, Proof::Exact, known, part, report) {
                 Ok(mut solved) => {
                     solved.elapsed = started.elapsed();
                     return solved;
@@ -564,7 +555,7 @@ impl<G: Game> Searcher<G> {
                 kept.elapsed = started.elapsed();
                 return kept;
             }
-            self.start = started;
+            self.clock.restart_at(started);
         }
         // Counted from the solver's nodes, so that info lines count all.
         self.nodes = solver_nodes;
@@ -637,7 +628,7 @@ impl<G: Game> Searcher<G> {
         // moves only without exclusions.
         self.adopting = self.parallel && self.excluded_root.is_empty();
         self.max_depth = max_depth;
-        let mut iteration_start = Instant::now();
+        let mut iteration_start = self.clock.elapsed();
         let mut depth = first_depth;
         let mut completed = 0;
         while depth <= max_depth {
@@ -683,7 +674,7 @@ impl<G: Game> Searcher<G> {
                                 seldepth: self.seldepth.max(depth as usize) as u32,
                                 score: self.root_score,
                                 nodes: self.total_nodes(),
-                                elapsed: self.start.elapsed(),
+                                elapsed: self.clock.elapsed(),
                                 hashfull: self.tt.hashfull(),
                                 pv: self.complete_pv(root, depth as usize),
                             };
@@ -698,7 +689,7 @@ impl<G: Game> Searcher<G> {
                         seldepth: self.seldepth.max(depth as usize) as u32,
                         score,
                         nodes: self.total_nodes(),
-                        elapsed: self.start.elapsed(),
+                        elapsed: self.clock.elapsed(),
                         hashfull: self.tt.hashfull(),
                         pv: self.complete_pv(root, depth as usize),
                     };
@@ -731,7 +722,7 @@ impl<G: Game> Searcher<G> {
             if self.refuted_by_threats(pos, score, result.best) {
                 if !self.out_of_time_or_stopped() {
                     // Its best move loses: this depth again.
-                    iteration_start = Instant::now();
+                    iteration_start = self.clock.elapsed();
                     continue;
                 }
                 // No time to search again: the best-ordered move the scan
@@ -744,20 +735,15 @@ impl<G: Game> Searcher<G> {
             let proven = Score::plies_to_end(score).is_some_and(|plies| plies <= depth as i32);
             // The clock may have started late (a ponder search on
             // `ponderhit`): the budget is read from the deadlines.
-            self.poll_late_clock();
-            let budget = Budget {
-                soft: self
-                    .soft_deadline
-                    .map(|t| t.saturating_duration_since(self.start)),
-                hard: self
-                    .hard_deadline
-                    .map(|t| t.saturating_duration_since(self.start)),
-            };
+            let budget = self.clock.budget();
             // On a clock, a single legal reply needs no deeper look.
             let forced = self.root_choices == 1 && budget.hard.is_some();
-            iteration_times = (Some(iteration_times.1), iteration_start.elapsed());
+            iteration_times = (
+                Some(iteration_times.1),
+                self.clock.elapsed() - iteration_start,
+            );
             let progress = Progress {
-                elapsed: self.start.elapsed(),
+                elapsed: self.clock.elapsed(),
                 last: iteration_times.1,
                 before: iteration_times.0.filter(|_| depth > first_depth),
                 unstable: changed || fell,
@@ -765,7 +751,7 @@ impl<G: Game> Searcher<G> {
             if exhausted || proven || forced || !start_next(&budget, &progress) {
                 break;
             }
-            iteration_start = Instant::now();
+            iteration_start = self.clock.elapsed();
             depth += 1;
         }
         // A helper may have completed a deeper iteration meanwhile (it
@@ -781,7 +767,7 @@ impl<G: Game> Searcher<G> {
         }
         self.adopting = false;
         result.nodes = self.total_nodes();
-        result.elapsed = self.start.elapsed();
+        result.elapsed = self.clock.elapsed();
         result
     }
 
@@ -792,7 +778,7 @@ impl<G: Game> Searcher<G> {
             seldepth: done.seldepth,
             score: done.score,
             nodes: self.total_nodes(),
-            elapsed: self.start.elapsed(),
+            elapsed: self.clock.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: done.pv,
         }
@@ -842,11 +828,10 @@ impl<G: Game> Searcher<G> {
         root: &G,
         proof: Proof,
         known: Option<(i32, i32)>,
-        deadline: Option<Instant>,
-        nodes: u64,
+        limits: Clock,
         report: &mut dyn FnMut(&Report<G::Move>),
     ) -> Result<SearchResult<G::Move>, SearchResult<G::Move>> {
-        let started = self.start;
+        let started = self.clock.started();
         let fallback = self.fallback_move(root);
         let cut_short = |nodes| SearchResult {
             best: fallback,
@@ -861,8 +846,8 @@ impl<G: Game> Searcher<G> {
             return Err(cut_short(0));
         };
         // The time of the solve itself, not of the table's first allocation.
-        self.start = Instant::now();
-        solver.set_limits(Arc::clone(&self.stop), deadline, nodes);
+        self.clock.restart();
+        solver.set_limits(limits);
         let Some(solved) = solver.solve_within(root, proof == Proof::Weak, known) else {
             return Err(cut_short(solver.nodes()));
         };
@@ -871,7 +856,7 @@ impl<G: Game> Searcher<G> {
         {
             self.hint_after(root, mv, solved.score);
         }
-        let elapsed = self.start.elapsed();
+        let elapsed = self.clock.elapsed();
         let plies = Score::plies_to_end(solved.score)
             .unwrap_or_else(|| root.plies_left_bound().map_or(0, |n| n as i32));
         let iteration = Report {
@@ -939,7 +924,7 @@ impl<G: Game> Searcher<G> {
             return None;
         }
         self.hint_after(root, mv, score);
-        let elapsed = self.start.elapsed();
+        let elapsed = self.clock.elapsed();
         Some(exact_result(root, score, nodes, elapsed, vec![mv], report))
     }
 
@@ -967,7 +952,7 @@ impl<G: Game> Searcher<G> {
         // The replies to the book's last move may lead out of the book:
         // the move's value bounds them from below.
         self.hint_after(root, mv, score);
-        let elapsed = self.start.elapsed();
+        let elapsed = self.clock.elapsed();
         Some(exact_result(root, score, 0, elapsed, pv, report))
     }
 
@@ -1002,7 +987,7 @@ impl<G: Game> Searcher<G> {
                 seldepth: plies,
                 score: MATE - plies as i32,
                 nodes: self.total_nodes(),
-                elapsed: self.start.elapsed(),
+                elapsed: self.clock.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv: vec![mv],
             };
@@ -1011,7 +996,7 @@ impl<G: Game> Searcher<G> {
                 best: Some(mv),
                 last: Some(iteration),
                 nodes: self.total_nodes(),
-                elapsed: self.start.elapsed(),
+                elapsed: self.clock.elapsed(),
             });
         }
         None
@@ -1098,22 +1083,14 @@ impl<G: Game> Searcher<G> {
             .score_moves(pos, &self.params, &moves, tt_move, 0, &mut scores);
         let mut order: Vec<(i64, G::Move)> = scores.iter().copied().zip(moves).collect();
         order.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        let until = self.hard_deadline.map(|t| {
-            let now = Instant::now();
-            now + t.saturating_duration_since(now) / SCAN_TIME_SHARE
-        });
         // A node limit is shared the same way.
-        let node_until = self.nodes.saturating_add(
-            self.node_limit.saturating_sub(self.nodes) / u64::from(SCAN_TIME_SHARE),
-        );
+        let portion = self.clock.share_of_left(self.nodes, SCAN_TIME_SHARE);
         let (mut safe, mut open) = (Vec::new(), Vec::new());
         for (_, mv) in order {
             if self.refuted.contains(&mv) {
                 continue;
             }
-            let late = self.stop.load(AtomicOrdering::Relaxed)
-                || until.is_some_and(|t| Instant::now() >= t)
-                || self.nodes >= node_until;
+            let late = portion.run_out_at(self.nodes);
             if late || self.verified.contains(&mv) {
                 open.push(mv);
                 continue;
@@ -1163,12 +1140,7 @@ impl<G: Game> Searcher<G> {
     /// every root move could spend a 300 000-node budget before the first
     /// iteration ended).
     fn budget_left_ms(&self) -> Option<u64> {
-        let clock = self
-            .hard_deadline
-            .map(|t| t.saturating_duration_since(Instant::now()).as_millis() as u64);
-        let nodes = (self.node_limit != u64::MAX)
-            .then(|| self.node_limit.saturating_sub(self.nodes) / NODES_PER_MS);
-        clock.into_iter().chain(nodes).min()
+        self.clock.left_ms(self.nodes, NODES_PER_MS)
     }
 
     /// The root's moves less the excluded ones (and, after the threat
@@ -1211,7 +1183,7 @@ impl<G: Game> Searcher<G> {
 
     fn should_abort(&mut self) -> bool {
         if !self.aborted
-            && (self.nodes >= self.node_limit
+            && (self.nodes >= self.clock.node_limit()
                 || (self.nodes - self.checked_nodes >= CHECK_INTERVAL
                     && (self.out_of_time_or_stopped() || self.overtaken())))
         {
@@ -1240,26 +1212,13 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// Takes the deadlines of a late clock once it has started.
-    fn poll_late_clock(&mut self) {
-        if let Some(clock) = &self.late_clock
-            && let Some((from, budget)) = clock.started()
-        {
-            self.soft_deadline = budget.soft.map(|d| from + d);
-            self.hard_deadline = budget.hard.map(|d| from + d);
-            self.late_clock = None;
-        }
-    }
-
     fn out_of_time_or_stopped(&mut self) -> bool {
-        self.poll_late_clock();
         if self.helper {
             self.helper_nodes
                 .fetch_add(self.nodes - self.checked_nodes, AtomicOrdering::Relaxed);
         }
         self.checked_nodes = self.nodes;
-        self.stop.load(AtomicOrdering::Relaxed)
-            || self.hard_deadline.is_some_and(|t| Instant::now() >= t)
+        self.clock.expired()
     }
 
     /// [`Self::negamax_node`], its entry and value noted when tracing.

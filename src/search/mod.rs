@@ -4,6 +4,7 @@
 
 pub mod alphabeta;
 pub mod book;
+pub mod clock;
 pub mod ordering;
 pub mod params;
 pub mod reference;

@@ -20,9 +20,9 @@
 
 use std::mem::MaybeUninit;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering as AtomicOrdering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering as AtomicOrdering};
 
+use super::clock::Clock;
 use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY, from_table, to_table};
 use super::slab::Slab;
 use crate::game::{Game, PackedMove};
@@ -551,9 +551,8 @@ pub struct Solver<G: Game, B: Bounds<G::Move> = BoundTable<<G as Game>::Move>> {
     table: B,
     moves: Vec<Vec<G::Move>>,
     nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
-    stop: Arc<AtomicBool>,
+    /// When to give up: stop, a deadline, a node limit.
+    clock: Clock,
     aborted: bool,
     /// The move that made the root's last search fail high.
     root_move: Option<G::Move>,
@@ -581,9 +580,7 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
             table,
             moves: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
-            node_limit: u64::MAX,
-            deadline: None,
-            stop: Arc::new(AtomicBool::new(false)),
+            clock: Clock::default(),
             aborted: false,
             root_move: None,
             proved: None,
@@ -602,12 +599,10 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
         self.table.clear();
     }
 
-    /// Gives up (returning `None` from `solve`) once `stop` is raised, the
-    /// deadline passes or the node limit is reached.
-    pub fn set_limits(&mut self, stop: Arc<AtomicBool>, deadline: Option<Instant>, nodes: u64) {
-        self.stop = stop;
-        self.deadline = deadline;
-        self.node_limit = nodes;
+    /// Gives up (returning `None` from `solve`) once `clock` is stopped,
+    /// past its hard deadline or at its node limit.
+    pub fn set_limits(&mut self, clock: Clock) {
+        self.clock = clock;
     }
 
     /// The best lower bound on the root's value the last solve proved
@@ -706,10 +701,8 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
 
     fn should_abort(&mut self) -> bool {
         if !self.aborted
-            && (self.nodes >= self.node_limit
-                || (self.nodes.is_multiple_of(CHECK_INTERVAL)
-                    && (self.stop.load(AtomicOrdering::Relaxed)
-                        || self.deadline.is_some_and(|t| Instant::now() >= t))))
+            && (self.nodes >= self.clock.node_limit()
+                || (self.nodes.is_multiple_of(CHECK_INTERVAL) && self.clock.run_out()))
         {
             self.aborted = true;
         }
@@ -1052,7 +1045,7 @@ pub(crate) mod tests {
         let mut solver = Solver::<Connect4>::new(1).unwrap();
         let mut cut = 0;
         for pos in &all {
-            solver.set_limits(Arc::new(AtomicBool::new(false)), None, u64::MAX);
+            solver.set_limits(Clock::default());
             solver.clear();
             let exact = solver.solve(pos, false).unwrap().score;
             // The first search alone, the value known.
@@ -1063,7 +1056,7 @@ pub(crate) mod tests {
             // Known only from below: the same first search, then more,
             // which the limit cuts short.
             solver.clear();
-            solver.set_limits(Arc::new(AtomicBool::new(false)), None, first.nodes + 1);
+            solver.set_limits(Clock::default().part(None, first.nodes + 1));
             if solver
                 .solve_within(pos, false, Some((exact, MATE - 1)))
                 .is_some()
@@ -1185,7 +1178,7 @@ pub(crate) mod tests {
     #[test]
     fn a_stop_returns_none() {
         let mut solver = Solver::<Connect4>::new(1).unwrap();
-        solver.set_limits(Arc::new(AtomicBool::new(false)), None, 1000);
+        solver.set_limits(Clock::default().part(None, 1000));
         assert!(solver.solve(&play::<Connect4>(&[]), false).is_none());
         assert_eq!(solver.nodes(), 1000);
     }

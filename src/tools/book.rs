@@ -26,6 +26,7 @@ use crate::search::book::{
     Book, Header, JOURNAL_MAGIC, RECORD, best_move_by, book_move_by, kept_child_score, read_record,
     record, strategy_step, value_of_score,
 };
+use crate::search::clock::Clock;
 use crate::search::solver::{SharedBounds, Solved, Solver};
 
 /// What to build.
@@ -145,7 +146,7 @@ fn solve_all<G: Game>(
         let (sender, receiver) = mpsc::channel();
         for _ in 0..workers {
             let mut solver = Solver::<G, _>::sharing(table);
-            solver.set_limits(Arc::clone(&stop), None, u64::MAX);
+            solver.set_limits(Clock::unlimited(Arc::clone(&stop)));
             let sender = sender.clone();
             let (next, claimed) = (&next, &claimed);
             scope.spawn(move || {
