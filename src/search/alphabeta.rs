@@ -10,6 +10,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::Duration;
 
+mod defence;
+
+use defence::RootDefence;
+
 use super::book::Book;
 use super::clock::Clock;
 use super::ordering::{Ordering, pick_next};
@@ -20,7 +24,7 @@ use super::solver::Solver;
 use super::stats::SearchStats;
 use super::time::{Budget, LateClock, Progress, start_next};
 use super::tt::{Bound, TranspositionTable};
-use crate::game::{Game, ThreatVerdict};
+use crate::game::Game;
 use crate::tune::tune;
 
 /// Depth stored for a result whose whole subtree ended in finished games:
@@ -31,9 +35,8 @@ const ASPIRATION_WINDOW: i32 = 30;
 /// Timed searches shorter than this do not try the solver first: half of
 /// it would rarely prove anything the play search does not see.
 const SOLVER_MIN_TIME: Duration = Duration::from_millis(50);
-/// Work the game's threat search may spend on a proof at the root and at
-/// a node inside the tree (in the game's own units).
-const ROOT_THREAT_EFFORT: u64 = 50_000;
+/// Work the game's threat search may spend on a proof at a node inside
+/// the tree (in the game's own units; the root's is in `defence`).
 const TREE_THREAT_EFFORT: u64 = 64;
 /// Nodes inside the tree ask the threat search only this close to the
 /// horizon (quiescence asks it too): 0, none. Asking at every node cost
@@ -42,29 +45,6 @@ const TREE_THREAT_EFFORT: u64 = 64;
 const TREE_THREAT_MAX_DEPTH: i32 = 0;
 /// And at the horizon (quiescence), where most nodes are.
 const LEAF_THREAT_EFFORT: u64 = 16;
-/// With a clock, the root's threat search gets this much effort per
-/// millisecond left (a small share of the time).
-const THREAT_EFFORT_PER_MS: u64 = 20;
-/// Work the game's wider threat search may spend at the root (a win, then
-/// the defence against the opponent's), per millisecond left on the clock
-/// and at most.
-const ROOT_SPACE_EFFORT: u64 = 64_000;
-const SPACE_EFFORT_PER_MS: u64 = 32;
-const MIN_SPACE_EFFORT: u64 = 300;
-/// Nodes a node limit counts as a millisecond of clock (about Ply's
-/// gomoku speed), when the root's threat work is sized by what is left.
-const NODES_PER_MS: u64 = 1_000;
-/// The root scan of the defence gives each move this share of the root's
-/// threat-search effort, and takes at most this share of the time left
-/// (in self-play at 200 ms a move: a first form with a quarter of the
-/// effort and half of the time, which also kept only the proved moves when
-/// one was quiet, scored -25 +- 49 Elo in 180 games against no scan; this
-/// one +61 =8 -51 in 120).
-const SCAN_SHARE: u64 = 8;
-const SCAN_TIME_SHARE: u32 = 4;
-/// The threat-search effort that tests an unfinished iteration's best
-/// move when the time is up (about a millisecond).
-const LAST_CHECK_EFFORT: u64 = 1_000;
 /// A score this much below the previous iteration's makes the root
 /// unstable (a threat has appeared): it gets more time.
 const UNSTABLE_DROP: i32 = 60;
@@ -288,16 +268,8 @@ pub struct Searcher<G: Game> {
     root_choices: usize,
     /// The score of the root's best move so far in the current iteration.
     root_score: i32,
-    /// When not empty, the only root moves searched: those the threat
-    /// defence's scan left standing, best ordered first.
-    root_only: Vec<G::Move>,
-    /// Root moves tested by the threat-space defence in this search.
-    verified: Vec<G::Move>,
-    /// Those of them the opponent's threat win refutes.
-    refuted: Vec<G::Move>,
-    /// Whether this search has tested every root move (see
-    /// [`Self::scan_root`]).
-    scanned: bool,
+    /// The root's defence against the opponent's threat-space win.
+    defence: RootDefence<G::Move>,
     /// The table size asked for (`Hash`), in MB.
     hash_mb: usize,
     /// The last search's copy of its root, kept for the game's own tables.
@@ -379,10 +351,7 @@ impl<G: Game> Searcher<G> {
             aborted: false,
             root_choices: 0,
             root_score: 0,
-            root_only: Vec::new(),
-            verified: Vec::new(),
-            refuted: Vec::new(),
-            scanned: false,
+            defence: RootDefence::default(),
             hash_mb,
             last_copy: None,
         }
@@ -589,10 +558,7 @@ impl<G: Game> Searcher<G> {
         // The last search's root defence is forgotten before the fallback
         // move is chosen: its moves left standing belong to that root, and
         // may be occupied cells here.
-        self.root_only.clear();
-        self.verified.clear();
-        self.refuted.clear();
-        self.scanned = false;
+        self.defence = RootDefence::default();
         let mut result = SearchResult {
             best: self.fallback_move(pos),
             last: None,
@@ -728,7 +694,7 @@ impl<G: Game> Searcher<G> {
                 // No time to search again: the best-ordered move the scan
                 // left standing (and nothing refuted since) rather than
                 // one that loses.
-                if let Some(&mv) = self.root_only.iter().find(|mv| !self.refuted.contains(mv)) {
+                if let Some(mv) = self.defence.standing() {
                     result.best = Some(mv);
                 }
             }
@@ -971,188 +937,16 @@ impl<G: Game> Searcher<G> {
         Some(moves[0])
     }
 
-    /// The threat-space work before the first iteration: a win the game's
-    /// wider threat search proves for the side to move is the search's
-    /// result (reported as a mate score). The defence comes after each
-    /// iteration ([`Self::refuted_by_threats`]).
-    fn root_threats(
-        &mut self,
-        pos: &mut G,
-        report: &mut dyn FnMut(&Report<G::Move>),
-    ) -> Option<SearchResult<G::Move>> {
-        let effort = self.root_space_effort();
-        if let Some((mv, plies)) = self.counted(pos, |pos| pos.threat_win(effort)) {
-            let iteration = Report {
-                depth: plies,
-                seldepth: plies,
-                score: MATE - plies as i32,
-                nodes: self.total_nodes(),
-                elapsed: self.clock.elapsed(),
-                hashfull: self.tt.hashfull(),
-                pv: vec![mv],
-            };
-            report(&iteration);
-            return Some(SearchResult {
-                best: Some(mv),
-                last: Some(iteration),
-                nodes: self.total_nodes(),
-                elapsed: self.clock.elapsed(),
-            });
-        }
-        None
-    }
-
-    /// The defence against the opponent's threat-space win: the best
-    /// move of a completed iteration (not yet tested in this search) is
-    /// tested for a win of the opponent's after it. A refuted move goes to
-    /// the table as the loss it is, so that searching the same depth again
-    /// finds another move: true then. The first refutation of a search
-    /// has every other root move tested too ([`Self::scan_root`]).
-    fn refuted_by_threats(&mut self, pos: &mut G, score: i32, best: Option<G::Move>) -> bool {
-        if !self.defending() || is_mate(score) {
-            return false;
-        }
-        let Some(mv) = best.filter(|mv| !self.verified.contains(mv)) else {
-            return false;
-        };
-        self.verified.push(mv);
-        let effort = self.root_space_effort();
-        if !self.refutes(pos, mv, effort) {
-            return false;
-        }
-        if !self.scanned {
-            self.scan_root(pos);
-        }
-        true
-    }
-
-    /// Whether the threat-space defence works in this search.
-    fn defending(&self) -> bool {
-        self.params.threat_defence
-            && self.params.threat_space
-            && self.params.threat_search
-            && !self.helper
-            && self.excluded_root.is_empty()
-    }
-
-    /// What the opponent's threat search, with `effort`, finds after the
-    /// root move `mv`; a move it refutes goes to the table as the loss it
-    /// is and to `refuted`.
-    fn verdict_after(&mut self, pos: &mut G, mv: G::Move, effort: u64) -> ThreatVerdict<G::Move> {
-        pos.make_move(mv);
-        let verdict = if pos.outcome().is_none() {
-            self.counted(pos, |pos| pos.threat_verdict(effort))
-        } else {
-            ThreatVerdict::NoWin
-        };
-        let key = pos.hash();
-        pos.unmake_move(mv);
-        if let ThreatVerdict::Win(reply, plies) = verdict {
-            self.refuted.push(mv);
-            if self.params.transposition_table {
-                let score = MATE - 1 - plies as i32;
-                self.tt
-                    .store(key, 1, Some(reply), score, EXHAUSTIVE, Bound::Exact);
-            }
-        }
-        verdict
-    }
-
-    /// Whether the opponent's threat search refutes `mv` (see
-    /// [`Self::verdict_after`]).
-    fn refutes(&mut self, pos: &mut G, mv: G::Move, effort: u64) -> bool {
-        matches!(self.verdict_after(pos, mv, effort), ThreatVerdict::Win(..))
-    }
-
-    /// Once a best move has been refuted, the opponent has a threat
-    /// sequence under way and most moves lose to it: testing one best
-    /// move per iteration rarely reaches the few that hold (in the losses
-    /// to PentaZen, 2 of 61 and 2 of 106). So every root move is tested,
-    /// best ordered first, with an eighth of the root's effort, for at
-    /// most a quarter of the time (or the nodes) left (those left
-    /// untested count as not refuted). The search goes on among the moves
-    /// not refuted (`root_only`: those proved to leave no threat win
-    /// first, then the rest), or among all when every one is refuted.
-    fn scan_root(&mut self, pos: &mut G) {
-        self.scanned = true;
-        let mut moves = Vec::new();
-        self.root_moves(pos, &mut moves);
-        let mut scores = Vec::new();
-        let tt_move = self.tt.probe(pos.hash(), 0).and_then(|hit| hit.mv);
-        self.ordering
-            .score_moves(pos, &self.params, &moves, tt_move, 0, &mut scores);
-        let mut order: Vec<(i64, G::Move)> = scores.iter().copied().zip(moves).collect();
-        order.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        // A node limit is shared the same way.
-        let portion = self.clock.share_of_left(self.nodes, SCAN_TIME_SHARE);
-        let (mut safe, mut open) = (Vec::new(), Vec::new());
-        for (_, mv) in order {
-            if self.refuted.contains(&mv) {
-                continue;
-            }
-            let late = portion.run_out_at(self.nodes);
-            if late || self.verified.contains(&mv) {
-                open.push(mv);
-                continue;
-            }
-            let effort = (self.root_space_effort() / SCAN_SHARE).max(MIN_SPACE_EFFORT);
-            match self.verdict_after(pos, mv, effort) {
-                ThreatVerdict::Win(..) => {}
-                ThreatVerdict::NoWin => {
-                    self.verified.push(mv);
-                    safe.push(mv);
-                }
-                ThreatVerdict::Unknown => open.push(mv),
-            }
-        }
-        safe.extend(open);
-        self.root_only = safe;
-    }
-
-    /// Whether `mv`, the best move of an unfinished iteration, is one the
-    /// defence refuted or refutes now with a small effort (it replaces a
-    /// tested move only if not).
-    fn refuted_at_last(&mut self, pos: &mut G, mv: G::Move) -> bool {
-        if !self.defending() {
-            return false;
-        }
-        if self.refuted.contains(&mv) {
-            return true;
-        }
-        !self.verified.contains(&mv) && self.refutes(pos, mv, LAST_CHECK_EFFORT)
-    }
-
-    /// The root's wider threat-search effort, from the clock or the node
-    /// budget when there is one (the game's threat search looks at
-    /// neither).
-    fn root_space_effort(&self) -> u64 {
-        match self.budget_left_ms() {
-            Some(left) => (left * SPACE_EFFORT_PER_MS).clamp(MIN_SPACE_EFFORT, ROOT_SPACE_EFFORT),
-            None => ROOT_SPACE_EFFORT,
-        }
-    }
-
-    /// Milliseconds left of this search's budget: of the clock, and of a
-    /// node limit counted as time at [`NODES_PER_MS`]; the lesser when
-    /// both are set, `None` when neither is. The root's threat work is
-    /// sized by it, so that it takes the same share of a `go nodes` search
-    /// as of a timed one (without the node count, a defence's scan of
-    /// every root move could spend a 300 000-node budget before the first
-    /// iteration ended).
-    fn budget_left_ms(&self) -> Option<u64> {
-        self.clock.left_ms(self.nodes, NODES_PER_MS)
-    }
-
     /// The root's moves less the excluded ones (and, after the threat
     /// defence's scan, only those it left standing). A game's search moves may be
     /// pruned to a single forced move; once that is excluded, all legal
     /// moves are candidates again.
     fn root_moves(&self, pos: &G, moves: &mut Vec<G::Move>) {
         pos.search_moves(moves);
-        if !self.root_only.is_empty() {
-            moves.retain(|mv| self.root_only.contains(mv));
+        if !self.defence.only.is_empty() {
+            moves.retain(|mv| self.defence.only.contains(mv));
             if moves.is_empty() {
-                moves.extend_from_slice(&self.root_only);
+                moves.extend_from_slice(&self.defence.only);
             }
         }
         moves.retain(|mv| !self.excluded_root.contains(mv));
@@ -1199,17 +993,6 @@ impl<G: Game> Searcher<G> {
         self.superseded =
             self.adopting && (self.iteration_depth..=self.max_depth).contains(&deepest);
         self.superseded
-    }
-
-    /// The root's threat-search effort, less when the clock or the node
-    /// budget is short: the game's threat search looks at neither.
-    fn root_threat_effort(&self) -> u64 {
-        match self.budget_left_ms() {
-            Some(left) => {
-                (left * THREAT_EFFORT_PER_MS).clamp(TREE_THREAT_EFFORT, ROOT_THREAT_EFFORT)
-            }
-            None => ROOT_THREAT_EFFORT,
-        }
     }
 
     fn out_of_time_or_stopped(&mut self) -> bool {
@@ -1391,7 +1174,7 @@ impl<G: Game> Searcher<G> {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
         let restricted_root = ply == 0 && !self.excluded_root.is_empty();
-        let root_listed = restricted_root || (ply == 0 && !self.root_only.is_empty());
+        let root_listed = restricted_root || (ply == 0 && !self.defence.only.is_empty());
         // Against the opponent's quick win after a pass, the moves that
         // may stop it come first, and the rest, held back, only if all of
         // them lose (so that no loss is claimed that one of those avoids).
