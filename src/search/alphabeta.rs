@@ -5,14 +5,15 @@
 //! quiescence search over the game's tactical moves. Every enhancement is a
 //! switch in [`SearchParams`].
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::Duration;
 
 mod defence;
+mod exact;
 
 use defence::RootDefence;
+use exact::Exact;
 
 use super::book::Book;
 use super::clock::Clock;
@@ -20,7 +21,6 @@ use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
 use super::smp::{Completed, SharedSearch};
-use super::solver::Solver;
 use super::stats::SearchStats;
 use super::time::{Budget, LateClock, Progress, start_next};
 use super::tt::{Bound, TranspositionTable};
@@ -32,9 +32,6 @@ use crate::tune::tune;
 const EXHAUSTIVE: i32 = 255;
 /// First aspiration half-window, in evaluation units.
 const ASPIRATION_WINDOW: i32 = 30;
-/// Timed searches shorter than this do not try the solver first: half of
-/// it would rarely prove anything the play search does not see.
-const SOLVER_MIN_TIME: Duration = Duration::from_millis(50);
 /// Work the game's threat search may spend on a proof at a node inside
 /// the tree (in the game's own units; the root's is in `defence`).
 const TREE_THREAT_EFFORT: u64 = 64;
@@ -237,13 +234,8 @@ pub struct Searcher<G: Game> {
     iteration_depth: u32,
     /// The deepest iteration this search may complete (or take over).
     max_depth: u32,
-    /// The solving mode, with a table of `Hash` MB: allocated with the
-    /// searcher for games of bounded length, else on first use.
-    solver: Option<Solver<G>>,
-    /// Lower bounds on the values of the positions the game may reach
-    /// two plies after the last position solved (its value, two plies
-    /// nearer the end, after its best move and any reply), by hash.
-    hints: HashMap<u64, i32>,
+    /// The solving mode and what its last solve left.
+    exact: Exact<G>,
     ordering: Ordering<G::Move>,
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i64>>,
@@ -289,7 +281,7 @@ impl<G: Game> Searcher<G> {
             params,
         );
         searcher.hash_mb = hash_mb;
-        searcher.solver = Self::solver_if_bounded(hash_mb);
+        searcher.exact.solver = Self::solver_if_bounded(hash_mb);
         Ok(searcher)
     }
 
@@ -335,8 +327,7 @@ impl<G: Game> Searcher<G> {
             superseded: false,
             iteration_depth: 0,
             max_depth: 0,
-            solver: None,
-            hints: HashMap::new(),
+            exact: Exact::default(),
             ordering: Ordering::new(G::HISTORY_SLOTS),
             moves: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
@@ -366,7 +357,7 @@ impl<G: Game> Searcher<G> {
             return Ok(());
         }
         self.tt = Arc::new(TranspositionTable::new(1)?);
-        self.solver = None;
+        self.exact.solver = None;
         let resized = match TranspositionTable::new(Self::main_table_mb(hash_mb)) {
             Ok(table) => {
                 self.tt = Arc::new(table);
@@ -378,26 +369,8 @@ impl<G: Game> Searcher<G> {
                 Err(e)
             }
         };
-        self.solver = Self::solver_if_bounded(self.hash_mb);
+        self.exact.solver = Self::solver_if_bounded(self.hash_mb);
         resized
-    }
-
-    /// A solver for games of bounded length (the timed play search tries
-    /// it first), allocated and faulted in up front so that no move's time
-    /// pays for it.
-    fn solver_if_bounded(hash_mb: usize) -> Option<Solver<G>> {
-        if !Self::bounded() {
-            return None;
-        }
-        Self::resident_solver(hash_mb).ok()
-    }
-
-    /// A solver whose table of `hash_mb` is faulted in now, not by the
-    /// solves to come.
-    fn resident_solver(hash_mb: usize) -> Result<Solver<G>, String> {
-        let mut solver = Solver::new(hash_mb)?;
-        solver.make_resident();
-        Ok(solver)
     }
 
     /// A helper for Lazy SMP: it shares this searcher's table, node count
@@ -458,10 +431,10 @@ impl<G: Game> Searcher<G> {
             }
         }
         self.ordering.clear();
-        if let Some(solver) = &mut self.solver {
+        if let Some(solver) = &mut self.exact.solver {
             solver.clear();
         }
-        self.hints.clear();
+        self.exact.hints.clear();
         self.last_copy = None;
     }
 
@@ -488,44 +461,10 @@ impl<G: Game> Searcher<G> {
                 .solve(root, proof, None, whole, report)
                 .unwrap_or_else(|cut_short| cut_short);
         }
-        if let Some(played) = self.play_from_book(root, report) {
-            return played;
-        }
-        let mut solver_nodes = 0;
-        if self.params.solver
-            && limits.depth.is_none()
-            && limits.nodes.is_none()
-            && self.excluded_root.is_empty()
-            && root.plies_left_bound().is_some()
-            && self
-                .clock
-                .soft_span()
-                .is_some_and(|span| span >= SOLVER_MIN_TIME)
-        {
-            // Half the time to prove the exact value; the play search has
-            // the rest if that fails. When a bound on the value is known
-            // (the book's value of the root, or one from the solve of an
-            // earlier position), a single search proves a move that keeps
-            // it: worth nine tenths of the time.
-            let known = self.known_bounds(root);
-            let share = if known.is_some() { 0.9 } else { 0.5 };
-            let part = self.clock.part(self.clock.soft_share(share), u64::MAX);
-            let started = self.clock.started();
-            match self.solve(root, Proof::Exact, known, part, report) {
-                Ok(mut solved) => {
-                    solved.elapsed = started.elapsed();
-                    return solved;
-                }
-                Err(cut_short) => solver_nodes = cut_short.nodes,
-            }
-            if let Some((lower, _)) = known
-                && let Some(mut kept) = self.play_proved(root, lower, solver_nodes, report)
-            {
-                kept.elapsed = started.elapsed();
-                return kept;
-            }
-            self.clock.restart_at(started);
-        }
+        let solver_nodes = match self.exact_first(root, limits, report) {
+            Ok(done) => return done,
+            Err(nodes) => nodes,
+        };
         // Counted from the solver's nodes, so that info lines count all.
         self.nodes = solver_nodes;
         self.checked_nodes = solver_nodes;
@@ -783,143 +722,6 @@ impl<G: Game> Searcher<G> {
             pv.push(mv);
         }
         pv
-    }
-
-    /// The solving mode: the root's exact value (or its sign), reported as
-    /// one iteration as deep as the game is long. When `deadline`, `nodes`
-    /// or the stop flag cut it short, an error result: no iteration, the
-    /// nodes searched and a move to play instead.
-    fn solve(
-        &mut self,
-        root: &G,
-        proof: Proof,
-        known: Option<(i32, i32)>,
-        limits: Clock,
-        report: &mut dyn FnMut(&Report<G::Move>),
-    ) -> Result<SearchResult<G::Move>, SearchResult<G::Move>> {
-        let started = self.clock.started();
-        let fallback = self.fallback_move(root);
-        let cut_short = |nodes| SearchResult {
-            best: fallback,
-            last: None,
-            nodes,
-            elapsed: started.elapsed(),
-        };
-        if self.solver.is_none() {
-            self.solver = Some(Self::resident_solver(self.hash_mb).map_err(|_| cut_short(0))?);
-        }
-        let Some(solver) = self.solver.as_mut() else {
-            return Err(cut_short(0));
-        };
-        // The time of the solve itself, not of the table's first allocation.
-        self.clock.restart();
-        solver.set_limits(limits);
-        let Some(solved) = solver.solve_within(root, proof == Proof::Weak, known) else {
-            return Err(cut_short(solver.nodes()));
-        };
-        if proof == Proof::Exact
-            && let Some(mv) = solved.best
-        {
-            self.hint_after(root, mv, solved.score);
-        }
-        let elapsed = self.clock.elapsed();
-        let plies = Score::plies_to_end(solved.score)
-            .unwrap_or_else(|| root.plies_left_bound().map_or(0, |n| n as i32));
-        let iteration = Report {
-            depth: plies.max(1) as u32,
-            seldepth: plies.max(1) as u32,
-            score: solved.score,
-            nodes: solved.nodes,
-            elapsed,
-            hashfull: 0,
-            pv: solved.best.into_iter().collect(),
-        };
-        report(&iteration);
-        Ok(SearchResult {
-            best: solved.best.or(fallback),
-            last: Some(iteration),
-            nodes: solved.nodes,
-            elapsed,
-        })
-    }
-
-    /// Bounds known on `root`'s exact value: the book's value, or the
-    /// lower bound that the solve or the book move of the position two
-    /// plies before left.
-    fn known_bounds(&self, root: &G) -> Option<(i32, i32)> {
-        if let Some(v) = self.book.as_ref().and_then(|book| book.score(root)) {
-            return Some((v, v));
-        }
-        self.hints.get(&root.hash()).map(|&lower| (lower, MATE - 1))
-    }
-
-    /// Remembers, for every reply to `mv` (which keeps `score` at `root`),
-    /// that the position after it is worth at least `score` (two plies
-    /// nearer the end for a win or loss): the reply can only do worse
-    /// than the best one for the side to move there.
-    fn hint_after(&mut self, root: &G, mv: G::Move, score: i32) {
-        self.hints.clear();
-        let mut pos = root.clone();
-        pos.make_move(mv);
-        if pos.outcome().is_some() {
-            return;
-        }
-        let mut replies = Vec::new();
-        pos.generate_moves(&mut replies);
-        for reply in replies {
-            pos.make_move(reply);
-            if pos.outcome().is_none() {
-                self.hints.insert(pos.hash(), score::to_table(score, 2));
-            }
-            pos.unmake_move(reply);
-        }
-    }
-
-    /// After a solve cut short: the move that the solver proved keeps at
-    /// least `lower` (a bound known before the solve), reported as one
-    /// iteration with that bound as its score. `None` if it proved none.
-    fn play_proved(
-        &mut self,
-        root: &G,
-        lower: i32,
-        nodes: u64,
-        report: &mut dyn FnMut(&Report<G::Move>),
-    ) -> Option<SearchResult<G::Move>> {
-        let (score, mv) = self.solver.as_ref()?.proved()?;
-        if score < lower {
-            return None;
-        }
-        self.hint_after(root, mv, score);
-        let elapsed = self.clock.elapsed();
-        Some(exact_result(root, score, nodes, elapsed, vec![mv], report))
-    }
-
-    /// The book's move for `root`, reported as one iteration as deep as
-    /// the game lasts, when the book knows every move's value (and no
-    /// root move is excluded).
-    fn play_from_book(
-        &mut self,
-        root: &G,
-        report: &mut dyn FnMut(&Report<G::Move>),
-    ) -> Option<SearchResult<G::Move>> {
-        if !self.excluded_root.is_empty() {
-            return None;
-        }
-        let book = self.book.as_ref()?;
-        let (mv, score) = book.best_move(root)?;
-        // The principal variation: the book's moves while it knows them.
-        let mut pv = vec![mv];
-        let mut pos = root.clone();
-        pos.make_move(mv);
-        while let Some((next, _)) = book.best_move(&pos) {
-            pv.push(next);
-            pos.make_move(next);
-        }
-        // The replies to the book's last move may lead out of the book:
-        // the move's value bounds them from below.
-        self.hint_after(root, mv, score);
-        let elapsed = self.clock.elapsed();
-        Some(exact_result(root, score, 0, elapsed, pv, report))
     }
 
     /// The move to play if not even depth 1 completes: the best-ordered one.
@@ -1483,41 +1285,9 @@ impl<G: Game> Searcher<G> {
     }
 }
 
-/// A result known to the end of the game (a book's, a proof's): one
-/// iteration as deep as the game lasts, reported, playing `pv[0]`.
-fn exact_result<G: Game>(
-    root: &G,
-    score: i32,
-    nodes: u64,
-    elapsed: Duration,
-    pv: Vec<G::Move>,
-    report: &mut dyn FnMut(&Report<G::Move>),
-) -> SearchResult<G::Move> {
-    let plies = Score::plies_to_end(score)
-        .unwrap_or_else(|| root.plies_left_bound().map_or(0, |n| n as i32));
-    let iteration = Report {
-        depth: plies.max(1) as u32,
-        seldepth: plies.max(1) as u32,
-        score,
-        nodes,
-        elapsed,
-        hashfull: 0,
-        pv,
-    };
-    report(&iteration);
-    SearchResult {
-        best: iteration.pv.first().copied(),
-        last: Some(iteration),
-        nodes,
-        elapsed,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Settings;
-    use crate::game::connect4::Connect4;
 
     #[test]
     fn the_aspiration_window_widens_on_the_failed_side_and_a_fail_low_lowers_the_top() {
@@ -1544,125 +1314,5 @@ mod tests {
         }
         assert_eq!(widened(window, 20_000, 30), None);
         assert_eq!(widened(window, -20_000, 30), None);
-    }
-
-    #[test]
-    fn a_solved_position_leaves_lower_bounds_for_the_next_one() {
-        let root = late_position();
-        let mut searcher = Searcher::<Connect4>::new(16, SearchParams::default()).unwrap();
-        // Time enough for the solver to finish: the limit is not reached.
-        let limits = SearchLimits {
-            budget: Budget {
-                soft: Some(Duration::from_secs(120)),
-                hard: Some(Duration::from_secs(120)),
-            },
-            ..SearchLimits::default()
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        let result = searcher.search(&root, &limits, Arc::clone(&stop), &mut |_| {});
-        let score = result.last.unwrap().score;
-        let mv = result.best.unwrap();
-        let mut exact = Solver::<Connect4>::new(4).unwrap();
-        assert_eq!(exact.solve(&root, false).unwrap().score, score, "solved");
-        let mut tight = 0;
-        for next in open_replies(&root, mv) {
-            let (lower, upper) = searcher.known_bounds(&next).unwrap();
-            assert_eq!((lower, upper), (score::to_table(score, 2), MATE - 1));
-            exact.clear();
-            let value = exact.solve(&next, false).unwrap().score;
-            assert!(value >= lower, "{value} {lower}");
-            tight += usize::from(value == lower);
-            // The next search starts from the bound and finds the value.
-            let again = searcher.search(&next, &limits, Arc::clone(&stop), &mut |_| {});
-            assert_eq!(again.last.unwrap().score, value);
-            // Which leaves the bounds of its own next positions.
-            assert!(searcher.known_bounds(&next).is_none());
-            searcher.hints.clear();
-            searcher.hint_after(&root, mv, score);
-        }
-        assert!(tight >= 1, "the best reply leaves the bound exact");
-        // A new game forgets them.
-        searcher.clear();
-        assert!(searcher.known_bounds(&open_replies(&root, mv)[0]).is_none());
-    }
-
-    #[test]
-    fn a_book_move_leaves_lower_bounds_for_the_positions_out_of_the_book() {
-        use crate::search::book::{Header, value_of_score};
-        let root = late_position();
-        // A book of the root's children only: the root's move comes from
-        // it, and every reply to that move leads out of it.
-        let mut exact = Solver::<Connect4>::new(4).unwrap();
-        let mut entries = Vec::new();
-        let mut moves = Vec::new();
-        root.generate_moves(&mut moves);
-        for &mv in &moves {
-            let mut child = root.clone();
-            child.make_move(mv);
-            if child.outcome().is_none() {
-                exact.clear();
-                let value = exact.solve(&child, false).unwrap().score;
-                entries.push((child.symmetric_key(), value_of_score(value).unwrap()));
-            }
-        }
-        let header = Header {
-            game: "connect4".to_string(),
-            board: "7x6".to_string(),
-            rule: "-".to_string(),
-            plies: 1,
-            from: Vec::new(),
-            strategy: 0,
-        };
-        let mut searcher = Searcher::<Connect4>::new(16, SearchParams::default()).unwrap();
-        searcher.book = Some(Arc::new(Book::new(header, entries)));
-        let limits = SearchLimits {
-            nodes: Some(1),
-            ..SearchLimits::default()
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        let result = searcher.search(&root, &limits, Arc::clone(&stop), &mut |_| {});
-        assert_eq!(result.nodes, 0, "played from the book");
-        let score = result.last.unwrap().score;
-        exact.clear();
-        assert_eq!(exact.solve(&root, false).unwrap().score, score);
-        let mut tight = 0;
-        for next in open_replies(&root, result.best.unwrap()) {
-            assert!(searcher.book.as_ref().unwrap().score(&next).is_none());
-            let (lower, upper) = searcher.known_bounds(&next).expect("a bound");
-            assert_eq!((lower, upper), (score::to_table(score, 2), MATE - 1));
-            exact.clear();
-            let value = exact.solve(&next, false).unwrap().score;
-            assert!(value >= lower, "{value} {lower}");
-            tight += usize::from(value == lower);
-        }
-        assert!(tight >= 1, "the best reply leaves the bound exact");
-    }
-
-    /// A Connect Four position 26 plies deep that the solver finishes at
-    /// once.
-    fn late_position() -> Connect4 {
-        let mut root = Connect4::start(&Settings::default()).unwrap();
-        for ch in "74223417356477411661335734".chars() {
-            let mv = root.parse_move(&ch.to_string()).unwrap();
-            root.make_move(mv);
-        }
-        root
-    }
-
-    /// The unfinished positions after `mv` and each reply to it.
-    fn open_replies(root: &Connect4, mv: <Connect4 as Game>::Move) -> Vec<Connect4> {
-        let mut child = root.clone();
-        child.make_move(mv);
-        let mut replies = Vec::new();
-        child.generate_moves(&mut replies);
-        replies
-            .into_iter()
-            .map(|reply| {
-                let mut next = child.clone();
-                next.make_move(reply);
-                next
-            })
-            .filter(|next| next.outcome().is_none())
-            .collect()
     }
 }
