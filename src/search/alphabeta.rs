@@ -20,7 +20,7 @@ use super::clock::Clock;
 use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
-use super::smp::{Completed, SharedSearch};
+use super::smp::{Completed, SharedSearch, Team};
 use super::stats::SearchStats;
 use super::time::{Budget, LateClock, Progress, start_next};
 use super::tt::{Bound, TranspositionTable};
@@ -211,25 +211,8 @@ pub struct Searcher<G: Game> {
     /// Counters of the last search (they never steer it).
     pub stats: SearchStats,
     tt: Arc<TranspositionTable<G::Move>>,
-    /// Nodes searched by helper threads (Lazy SMP) in the current search,
-    /// shared by the main searcher and its helpers.
-    helper_nodes: Arc<AtomicU64>,
-    /// Set on a helper: it counts its nodes into `helper_nodes`, does not
-    /// age the table, and searches `depth_offset` plies deeper.
-    helper: bool,
-    depth_offset: u32,
-    /// Busy nodes and completed iterations, shared by the threads.
-    shared: Arc<SharedSearch<G::Move>>,
-    /// This thread's number (0 for the main searcher).
-    id: usize,
-    /// Whether the current search runs beside other threads.
-    parallel: bool,
-    /// This thread publishes the iterations it completes and takes over
-    /// deeper ones completed by another thread (in this search).
-    adopting: bool,
-    /// The current iteration was aborted because another thread
-    /// completed it first.
-    superseded: bool,
+    /// This searcher's part in a parallel search (Lazy SMP).
+    team: Team<G::Move>,
     /// The depth the current iteration searches to.
     iteration_depth: u32,
     /// The deepest iteration this search may complete (or take over).
@@ -237,14 +220,8 @@ pub struct Searcher<G: Game> {
     /// The solving mode and what its last solve left.
     exact: Exact<G>,
     ordering: Ordering<G::Move>,
-    moves: Vec<Vec<G::Move>>,
-    scores: Vec<Vec<i64>>,
-    /// Moves left for the end of a node's list because another thread was
-    /// searching them (parallel search only).
-    deferred: Vec<Vec<G::Move>>,
-    /// Per ply, scratch for the moves a defending node holds back.
-    rest: Vec<Vec<G::Move>>,
-    pv: Vec<Vec<G::Move>>,
+    /// Per ply: the node's moves and what it found.
+    stack: Stack<G::Move>,
     nodes: u64,
     /// `nodes` at the last look at the clock (threat searches add their
     /// nodes in bulk, so the count does not pass every multiple).
@@ -266,6 +243,31 @@ pub struct Searcher<G: Game> {
     hash_mb: usize,
     /// The last search's copy of its root, kept for the game's own tables.
     last_copy: Option<G>,
+}
+
+/// Per ply, the lists a node works with.
+struct Stack<M> {
+    moves: Vec<Vec<M>>,
+    scores: Vec<Vec<i64>>,
+    /// Moves left for the end of a node's list because another thread was
+    /// searching them (parallel search only).
+    deferred: Vec<Vec<M>>,
+    /// Scratch for the moves a defending node holds back.
+    rest: Vec<Vec<M>>,
+    /// The principal variation found below each ply.
+    pv: Vec<Vec<M>>,
+}
+
+impl<M: Clone> Stack<M> {
+    fn new() -> Self {
+        Stack {
+            moves: vec![Vec::new(); MAX_PLY + 1],
+            scores: vec![Vec::new(); MAX_PLY + 1],
+            deferred: vec![Vec::new(); MAX_PLY + 1],
+            rest: vec![Vec::new(); MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+        }
+    }
 }
 
 impl<G: Game> Searcher<G> {
@@ -317,23 +319,12 @@ impl<G: Game> Searcher<G> {
             book: None,
             stats: SearchStats::default(),
             tt,
-            helper_nodes,
-            helper: false,
-            depth_offset: 0,
-            shared,
-            id: 0,
-            parallel: false,
-            adopting: false,
-            superseded: false,
+            team: Team::new(shared, helper_nodes),
             iteration_depth: 0,
             max_depth: 0,
             exact: Exact::default(),
             ordering: Ordering::new(G::HISTORY_SLOTS),
-            moves: vec![Vec::new(); MAX_PLY + 1],
-            scores: vec![Vec::new(); MAX_PLY + 1],
-            deferred: vec![Vec::new(); MAX_PLY + 1],
-            rest: vec![Vec::new(); MAX_PLY + 1],
-            pv: vec![Vec::new(); MAX_PLY + 1],
+            stack: Stack::new(),
             nodes: 0,
             checked_nodes: 0,
             seldepth: 0,
@@ -383,14 +374,14 @@ impl<G: Game> Searcher<G> {
     pub fn helper(&self, id: usize) -> Self {
         let mut helper = Self::with_table(
             Arc::clone(&self.tt),
-            Arc::clone(&self.helper_nodes),
-            Arc::clone(&self.shared),
+            Arc::clone(&self.team.helper_nodes),
+            Arc::clone(&self.team.shared),
             self.params,
         );
         helper.excluded_root.clone_from(&self.excluded_root);
-        helper.helper = true;
-        helper.id = id;
-        helper.depth_offset = (id % 2) as u32;
+        helper.team.helper = true;
+        helper.team.id = id;
+        helper.team.depth_offset = (id % 2) as u32;
         helper
     }
 
@@ -405,17 +396,17 @@ impl<G: Game> Searcher<G> {
     /// main searcher: their node count starts from zero, and what they
     /// share of the last search is forgotten.
     pub fn start_helpers(&self, helpers: usize) {
-        self.helper_nodes.store(0, AtomicOrdering::Relaxed);
-        self.shared.start(helpers + 1);
+        self.team.helper_nodes.store(0, AtomicOrdering::Relaxed);
+        self.team.shared.start(helpers + 1);
     }
 
     /// Nodes of this search, with the helpers' when this is the main
     /// searcher.
     fn total_nodes(&self) -> u64 {
-        if self.helper {
+        if self.team.helper {
             self.nodes
         } else {
-            self.nodes + self.helper_nodes.load(AtomicOrdering::Relaxed)
+            self.nodes + self.team.helper_nodes.load(AtomicOrdering::Relaxed)
         }
     }
 
@@ -468,7 +459,7 @@ impl<G: Game> Searcher<G> {
         // Counted from the solver's nodes, so that info lines count all.
         self.nodes = solver_nodes;
         self.checked_nodes = solver_nodes;
-        if !self.helper {
+        if !self.team.helper {
             self.tt.new_search();
         }
 
@@ -509,7 +500,7 @@ impl<G: Game> Searcher<G> {
         }
         if self.params.threat_space
             && self.excluded_root.is_empty()
-            && !self.helper
+            && !self.team.helper
             && let Some(proved) = self.root_threats(pos, report)
         {
             return proved;
@@ -527,19 +518,20 @@ impl<G: Game> Searcher<G> {
         let mut previous = 0;
         let mut iteration_times: (Option<Duration>, Duration) = (None, Duration::ZERO);
         let root_key = root.hash();
-        self.parallel = self.shared.parallel();
+        self.team.parallel = self.team.shared.parallel();
         // The threads publish the iterations they complete, and each takes
         // over deeper ones completed by another; they search the same root
         // moves only without exclusions.
-        self.adopting = self.parallel && self.excluded_root.is_empty();
+        self.team.adopting = self.team.parallel && self.excluded_root.is_empty();
         self.max_depth = max_depth;
         let mut iteration_start = self.clock.elapsed();
         let mut depth = first_depth;
         let mut completed = 0;
         while depth <= max_depth {
-            let adopted = if self.adopting {
-                self.shared
-                    .deepest(root_key, depth + self.depth_offset, max_depth)
+            let adopted = if self.team.adopting {
+                self.team
+                    .shared
+                    .deepest(root_key, depth + self.team.depth_offset, max_depth)
             } else {
                 None
             };
@@ -553,16 +545,21 @@ impl<G: Game> Searcher<G> {
                     self.seldepth = 0;
                     let hits_before = self.horizon_hits;
                     // A helper's offset stops at the depth limit.
-                    let searched = (depth + self.depth_offset).min(max_depth);
+                    let searched = (depth + self.team.depth_offset).min(max_depth);
                     self.iteration_depth = searched;
                     let score = self.aspiration(pos, searched as i32, previous);
                     if self.aborted {
-                        if std::mem::take(&mut self.superseded) {
+                        if std::mem::take(&mut self.team.superseded) {
                             // Another thread completed this depth first:
                             // take its result at the top of the loop.
                             self.aborted = false;
-                            if self.shared.deepest(root_key, searched, max_depth).is_none() {
-                                self.adopting = false;
+                            if self
+                                .team
+                                .shared
+                                .deepest(root_key, searched, max_depth)
+                                .is_none()
+                            {
+                                self.team.adopting = false;
                             }
                             continue;
                         }
@@ -570,7 +567,7 @@ impl<G: Game> Searcher<G> {
                         // searched to the end and found better than the
                         // others searched so far (the last best first among
                         // them) is the better choice.
-                        if let Some(&mv) = self.pv[0].first()
+                        if let Some(&mv) = self.stack.pv[0].first()
                             && result.best != Some(mv)
                             && !self.refuted_at_last(pos, mv)
                         {
@@ -599,10 +596,10 @@ impl<G: Game> Searcher<G> {
                         pv: self.complete_pv(root, depth as usize),
                     };
                     let exhausted = self.horizon_hits == hits_before;
-                    if self.adopting {
+                    if self.team.adopting {
                         let proven = Score::plies_to_end(score)
                             .is_some_and(|plies| plies <= searched as i32);
-                        self.shared.publish(Completed {
+                        self.team.shared.publish(Completed {
                             root: root_key,
                             depth: searched,
                             seldepth: iteration.seldepth.max(searched),
@@ -661,16 +658,16 @@ impl<G: Game> Searcher<G> {
         }
         // A helper may have completed a deeper iteration meanwhile (it
         // beats an unfinished one of the same depth).
-        if self.adopting
-            && !self.helper
-            && let Some(done) = self.shared.deepest(root_key, completed + 1, max_depth)
+        if self.team.adopting
+            && !self.team.helper
+            && let Some(done) = self.team.shared.deepest(root_key, completed + 1, max_depth)
         {
             let iteration = self.adopt(done);
             report(&iteration);
             result.best = iteration.pv.first().copied().or(result.best);
             result.last = Some(iteration);
         }
-        self.adopting = false;
+        self.team.adopting = false;
         result.nodes = self.total_nodes();
         result.elapsed = self.clock.elapsed();
         result
@@ -694,7 +691,7 @@ impl<G: Game> Searcher<G> {
     /// they are legal, up to `length` moves, until the game ends or a
     /// position repeats. Reading the table changes nothing in the search.
     fn complete_pv(&self, root: &G, length: usize) -> Vec<G::Move> {
-        let mut pv = self.pv[0].clone();
+        let mut pv = self.stack.pv[0].clone();
         if pv.is_empty() || !self.params.transposition_table {
             return pv;
         }
@@ -791,15 +788,16 @@ impl<G: Game> Searcher<G> {
     /// Whether another thread has completed the iteration this one is in
     /// (it is then superseded).
     fn overtaken(&mut self) -> bool {
-        let deepest = self.shared.deepest_depth();
-        self.superseded =
-            self.adopting && (self.iteration_depth..=self.max_depth).contains(&deepest);
-        self.superseded
+        let deepest = self.team.shared.deepest_depth();
+        self.team.superseded =
+            self.team.adopting && (self.iteration_depth..=self.max_depth).contains(&deepest);
+        self.team.superseded
     }
 
     fn out_of_time_or_stopped(&mut self) -> bool {
-        if self.helper {
-            self.helper_nodes
+        if self.team.helper {
+            self.team
+                .helper_nodes
                 .fetch_add(self.nodes - self.checked_nodes, AtomicOrdering::Relaxed);
         }
         self.checked_nodes = self.nodes;
@@ -877,7 +875,7 @@ impl<G: Game> Searcher<G> {
                     self.horizon_hits += 1;
                 }
                 if let (Some(mv), Bound::Exact) = (hit.mv, hit.bound) {
-                    self.pv[ply].push(mv);
+                    self.stack.pv[ply].push(mv);
                 }
                 self.stats.table_cutoff(hit.score);
                 return hit.score;
@@ -911,7 +909,7 @@ impl<G: Game> Searcher<G> {
         {
             // A proof holds at any depth.
             let score = MATE - ply as i32 - plies as i32;
-            self.pv[ply].push(mv);
+            self.stack.pv[ply].push(mv);
             if self.params.transposition_table {
                 self.tt
                     .store(key, ply, Some(mv), score, EXHAUSTIVE, Bound::Exact);
@@ -972,8 +970,8 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut scores = std::mem::take(&mut self.scores[ply]);
+        let mut moves = std::mem::take(&mut self.stack.moves[ply]);
+        let mut scores = std::mem::take(&mut self.stack.scores[ply]);
         moves.clear();
         let restricted_root = ply == 0 && !self.excluded_root.is_empty();
         let root_listed = restricted_root || (ply == 0 && !self.defence.only.is_empty());
@@ -989,12 +987,12 @@ impl<G: Game> Searcher<G> {
             && self.counted(pos, |pos| pos.threat_defences(DEFENCE_EFFORT, &mut moves))
         {
             held = moves.len();
-            let mut rest = std::mem::take(&mut self.rest[ply]);
+            let mut rest = std::mem::take(&mut self.stack.rest[ply]);
             rest.clear();
             pos.search_moves(&mut rest);
             rest.retain(|mv| !moves.contains(mv));
             moves.extend_from_slice(&rest);
-            self.rest[ply] = rest;
+            self.stack.rest[ply] = rest;
         } else {
             pos.search_moves(&mut moves);
         }
@@ -1013,9 +1011,10 @@ impl<G: Game> Searcher<G> {
         // In a parallel search, a move into a node another thread is
         // searching waits for the end of the list (the first move never
         // does), so that the threads split the work.
-        let entered = self.parallel && depth >= DEFER_DEPTH && self.shared.enter(key, self.id);
-        let deferring = self.parallel && depth > DEFER_DEPTH;
-        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        let entered =
+            self.team.parallel && depth >= DEFER_DEPTH && self.team.shared.enter(key, self.team.id);
+        let deferring = self.team.parallel && depth > DEFER_DEPTH;
+        let mut deferred = std::mem::take(&mut self.stack.deferred[ply]);
         deferred.clear();
         let mut listed = moves.len();
         let late_moves_prunable =
@@ -1028,11 +1027,11 @@ impl<G: Game> Searcher<G> {
                 // Every listed move loses: the moves the game left out of
                 // a narrowed answer are tried before a loss is claimed.
                 widened = true;
-                let mut rest = std::mem::take(&mut self.rest[ply]);
+                let mut rest = std::mem::take(&mut self.stack.rest[ply]);
                 rest.clear();
                 pos.narrowed_moves(&moves, &mut rest);
                 moves.extend_from_slice(&rest);
-                self.rest[ply] = rest;
+                self.stack.rest[ply] = rest;
                 self.ordering
                     .score_moves(pos, &self.params, &moves, tt_move, ply, &mut scores);
                 listed = moves.len();
@@ -1101,7 +1100,11 @@ impl<G: Game> Searcher<G> {
             }
             self.prefetch_child(pos, mv);
             pos.make_move(mv);
-            if deferring && i > 0 && i < listed && self.shared.busy_elsewhere(pos.hash(), self.id) {
+            if deferring
+                && i > 0
+                && i < listed
+                && self.team.shared.busy_elsewhere(pos.hash(), self.team.id)
+            {
                 pos.unmake_move(mv);
                 deferred.push(mv);
                 i += 1;
@@ -1158,11 +1161,11 @@ impl<G: Game> Searcher<G> {
             i += 1;
         }
         if entered {
-            self.shared.leave(key, self.id);
+            self.team.shared.leave(key, self.team.id);
         }
-        self.moves[ply] = moves;
-        self.scores[ply] = scores;
-        self.deferred[ply] = deferred;
+        self.stack.moves[ply] = moves;
+        self.stack.scores[ply] = scores;
+        self.stack.deferred[ply] = deferred;
         if self.aborted {
             return 0;
         }
@@ -1198,7 +1201,7 @@ impl<G: Game> Searcher<G> {
     /// The start of every node: count it, and answer at once when the
     /// search is aborted (0) or the game is over (its score).
     fn enter(&mut self, pos: &G, ply: usize) -> Option<i32> {
-        self.pv[ply].clear();
+        self.stack.pv[ply].clear();
         if self.should_abort() {
             return Some(0);
         }
@@ -1210,7 +1213,7 @@ impl<G: Game> Searcher<G> {
     }
 
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let (head, tail) = self.stack.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
         line.push(mv);
@@ -1248,8 +1251,8 @@ impl<G: Game> Searcher<G> {
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
 
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut scores = std::mem::take(&mut self.scores[ply]);
+        let mut moves = std::mem::take(&mut self.stack.moves[ply]);
+        let mut scores = std::mem::take(&mut self.stack.scores[ply]);
         moves.clear();
         pos.tactical_moves(&mut moves);
         scores.clear();
@@ -1279,8 +1282,8 @@ impl<G: Game> Searcher<G> {
                 }
             }
         }
-        self.moves[ply] = moves;
-        self.scores[ply] = scores;
+        self.stack.moves[ply] = moves;
+        self.stack.scores[ply] = scores;
         if self.aborted { 0 } else { best }
     }
 }

@@ -10,7 +10,7 @@
 //! deterministic.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Slots of the busy-node table (a power of two). Each thread marks only
 /// the nodes on its current path, so a small table rarely collides.
@@ -140,6 +140,47 @@ impl<M: Clone> SharedSearch<M> {
             .as_ref()
             .filter(|h| h.root == root && (depth..=limit).contains(&h.depth))
             .cloned()
+    }
+}
+
+/// A searcher's part in a parallel search.
+pub struct Team<M> {
+    /// Busy nodes and completed iterations, shared by the threads.
+    pub shared: Arc<SharedSearch<M>>,
+    /// Nodes searched by helper threads in the current search, shared by
+    /// the main searcher and its helpers.
+    pub helper_nodes: Arc<AtomicU64>,
+    /// Set on a helper: it counts its nodes into `helper_nodes`, does not
+    /// age the table, and searches `depth_offset` plies deeper.
+    pub helper: bool,
+    /// How much deeper than asked a helper searches.
+    pub depth_offset: u32,
+    /// This thread's number (0 for the main searcher).
+    pub id: usize,
+    /// Whether the current search runs beside other threads.
+    pub parallel: bool,
+    /// This thread publishes the iterations it completes and takes over
+    /// deeper ones completed by another thread (in this search).
+    pub adopting: bool,
+    /// The current iteration was aborted because another thread
+    /// completed it first.
+    pub superseded: bool,
+}
+
+impl<M> Team<M> {
+    /// The main searcher's part (thread 0) with `shared` and
+    /// `helper_nodes`; a helper's is set on it after.
+    pub fn new(shared: Arc<SharedSearch<M>>, helper_nodes: Arc<AtomicU64>) -> Self {
+        Team {
+            shared,
+            helper_nodes,
+            helper: false,
+            depth_offset: 0,
+            id: 0,
+            parallel: false,
+            adopting: false,
+            superseded: false,
+        }
     }
 }
 

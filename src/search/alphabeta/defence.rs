@@ -139,7 +139,7 @@ impl<G: Game> Searcher<G> {
         self.params.threat_defence
             && self.params.threat_space
             && self.params.threat_search
-            && !self.helper
+            && !self.team.helper
             && self.excluded_root.is_empty()
     }
 
