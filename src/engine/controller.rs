@@ -20,7 +20,8 @@ use super::session::RepeatedSearch;
 use super::session::{HelperJob, InfoLine, SearchJob, SearchSummary, Session};
 use crate::game::{GameError, Settings};
 use crate::search::book::Book;
-use crate::search::time::{GoLimits, LateClock, budget};
+use crate::search::clock::LateClock;
+use crate::search::time::{GoLimits, budget};
 use crate::search::{SearchLimits, SearchParams};
 
 #[derive(Clone, Debug, PartialEq, Eq)]

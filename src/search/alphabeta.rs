@@ -16,13 +16,13 @@ use defence::RootDefence;
 use exact::Exact;
 
 use super::book::Book;
-use super::clock::Clock;
+use super::clock::{Clock, LateClock};
 use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
 use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
 use super::smp::{Completed, SharedSearch, Team};
 use super::stats::SearchStats;
-use super::time::{Budget, LateClock, Progress, start_next};
+use super::time::{Budget, Progress, start_next};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
 use crate::tune::tune;

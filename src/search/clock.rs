@@ -3,11 +3,11 @@
 //! question of time the search asks (is it over, how long has it run, how
 //! much is left, a share of what is left) is asked of it.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::time::{Budget, LateClock};
+use super::time::Budget;
 
 /// A search's clock. Cloning it shares the stop flag and the late clock.
 #[derive(Clone, Debug)]
@@ -197,6 +197,31 @@ impl Clock {
             .has_node_limit()
             .then(|| self.node_limit.saturating_sub(nodes) / nodes_per_ms);
         time.into_iter().chain(nodes).min()
+    }
+}
+
+/// A clock that starts after its search: a ponder search runs without one
+/// until [`LateClock::start`] hands it the move's budget, counted from
+/// that moment.
+#[derive(Debug, Default)]
+pub struct LateClock {
+    started: AtomicBool,
+    plan: Mutex<Option<(Instant, Budget)>>,
+}
+
+impl LateClock {
+    /// The clock runs from now with `budget`.
+    pub fn start(&self, budget: Budget) {
+        *self.plan.lock().unwrap_or_else(PoisonError::into_inner) = Some((Instant::now(), budget));
+        self.started.store(true, Ordering::Release);
+    }
+
+    /// When the clock started, and its budget; `None` before.
+    pub fn started(&self) -> Option<(Instant, Budget)> {
+        if !self.started.load(Ordering::Acquire) {
+            return None;
+        }
+        *self.plan.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 

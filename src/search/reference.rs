@@ -1,8 +1,7 @@
 //! Plain negamax without any pruning: the yardstick every enhancement of
 //! the real searcher must agree with at a fixed depth.
 
-use std::time::Instant;
-
+use super::clock::Clock;
 use super::score::{self, MAX_PLY};
 use crate::game::Game;
 
@@ -30,30 +29,30 @@ pub fn negamax_counted<G: Game>(pos: &mut G, depth: i32, quiescence: bool, nodes
     value
 }
 
-/// [`negamax_counted`] that gives up at `deadline`: `None` when it did
-/// (the nodes visited until then are still added to `nodes`).
+/// [`negamax_counted`] that gives up when `clock` runs out: `None` when
+/// it did (the nodes visited until then are still added to `nodes`).
 pub fn negamax_until<G: Game>(
     pos: &mut G,
     depth: i32,
     quiescence: bool,
-    deadline: Instant,
+    clock: &Clock,
     nodes: &mut u64,
 ) -> Option<i32> {
     let mut walk = Walk::new(quiescence);
-    walk.deadline = Some(deadline);
+    walk.clock = Some(clock.clone());
     let value = walk.value(pos, depth, 0);
     *nodes += walk.nodes;
     (!walk.aborted).then_some(value)
 }
 
-/// How often (in nodes) the deadline is looked at.
+/// How often (in nodes) the clock is looked at.
 const CHECK_INTERVAL: u64 = 1024;
 
 struct Walk {
     quiescence: bool,
     full_width: bool,
     nodes: u64,
-    deadline: Option<Instant>,
+    clock: Option<Clock>,
     aborted: bool,
 }
 
@@ -63,7 +62,7 @@ impl Walk {
             quiescence,
             full_width: false,
             nodes: 0,
-            deadline: None,
+            clock: None,
             aborted: false,
         }
     }
@@ -71,7 +70,7 @@ impl Walk {
     fn value<G: Game>(&mut self, pos: &mut G, depth: i32, ply: usize) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_INTERVAL)
-            && self.deadline.is_some_and(|t| Instant::now() >= t)
+            && self.clock.as_ref().is_some_and(Clock::run_out)
         {
             self.aborted = true;
         }

@@ -1,9 +1,7 @@
 //! Time management: turns a `go` command's limits into a soft limit (no
 //! new iteration starts after it) and a hard limit (the search is aborted).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::game::Player;
 
@@ -41,31 +39,6 @@ impl GoLimits {
             && self.movetime.is_none()
             && self.time.iter().all(Option::is_none)
             && self.turn_limit.is_none()
-    }
-}
-
-/// A clock that starts after its search: a ponder search runs without one
-/// until [`LateClock::start`] hands it the move's budget, counted from
-/// that moment.
-#[derive(Debug, Default)]
-pub struct LateClock {
-    started: AtomicBool,
-    plan: Mutex<Option<(Instant, Budget)>>,
-}
-
-impl LateClock {
-    /// The clock runs from now with `budget`.
-    pub fn start(&self, budget: Budget) {
-        *self.plan.lock().unwrap_or_else(PoisonError::into_inner) = Some((Instant::now(), budget));
-        self.started.store(true, Ordering::Release);
-    }
-
-    /// When the clock started, and its budget; `None` before.
-    pub fn started(&self) -> Option<(Instant, Budget)> {
-        if !self.started.load(Ordering::Acquire) {
-            return None;
-        }
-        *self.plan.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 

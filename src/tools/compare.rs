@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::registry;
 use crate::game::{Game, GameVisitor, Settings};
+use crate::search::clock::Clock;
 use crate::search::params::SWITCHES;
 use crate::search::reference;
 use crate::search::stats::SearchStats;
@@ -262,12 +263,11 @@ fn timed_row<G: Game>(config: &Config, roots: &[G], budget: Duration) -> anyhow:
         let start = Instant::now();
         let reached = match config.params {
             None => {
-                let deadline = start + budget;
+                let clock = Clock::default().part(Some(start + budget), u64::MAX);
                 let mut reached = 0;
                 for depth in 1..crate::search::score::MAX_PLY as i32 {
                     let mut pos = root.clone();
-                    match reference::negamax_until(&mut pos, depth, false, deadline, &mut row.nodes)
-                    {
+                    match reference::negamax_until(&mut pos, depth, false, &clock, &mut row.nodes) {
                         Some(_) => reached = depth as u32,
                         None => break,
                     }
