@@ -96,17 +96,15 @@ fn quiet_match(args: &[&str]) -> std::process::Output {
 /// A field of the final JSON line, as text.
 fn field(text: &str, key: &str) -> String {
     let last = text.lines().last().unwrap();
-    let pattern = format!("\"{key}\":");
-    let at = last
-        .find(&pattern)
+    let summary: serde_json::Value = serde_json::from_str(last)
+        .unwrap_or_else(|e| panic!("the last line is not JSON ({e}): {last}"));
+    match summary
+        .get(key)
         .unwrap_or_else(|| panic!("no {key} in {last}"))
-        + pattern.len();
-    last[at..]
-        .split([',', '}'])
-        .next()
-        .unwrap()
-        .trim_matches('"')
-        .to_string()
+    {
+        serde_json::Value::String(text) => text.clone(),
+        value => value.to_string(),
+    }
 }
 
 fn num(text: &str, key: &str) -> f64 {

@@ -139,39 +139,10 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
     }
 }
 
-/// Splits a command line on whitespace; single and double quotes group.
+/// Splits a command line into words as a POSIX shell does (quotes group,
+/// a backslash escapes).
 pub fn split_command(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    for ch in text.chars() {
-        match quote {
-            Some(q) if ch == q => quote = None,
-            Some(_) => word.push(ch),
-            None if ch == '"' || ch == '\'' => {
-                quote = Some(ch);
-                in_word = true;
-            }
-            None if ch.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            None => {
-                word.push(ch);
-                in_word = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return Err(format!("unclosed quote in '{text}'"));
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
+    shlex::split(text).ok_or_else(|| format!("unbalanced quote or escape in '{text}'"))
 }
 
 /// The sequential probability ratio test's hypotheses and error rates.

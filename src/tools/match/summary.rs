@@ -5,6 +5,8 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::time::Duration;
 
+use serde::Serialize;
+
 use super::referee::{GameResult, Termination};
 use super::spec::SprtSpec;
 use super::stats::{self, Decision, Tally, Verdict};
@@ -215,33 +217,66 @@ impl Report<'_> {
         }
         let overhead_us = median(overhead).map_or(0, |d| d.as_micros() as u64);
         writeln!(out, "referee overhead per move: median {overhead_us} us")?;
-        writeln!(
-            out,
-            "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{:.2},\"elo_error\":{:.2},\"draw_ratio\":{:.4},\"time_losses\":{},\"illegal\":{},\"crashes\":{},\"garbage\":{},\"opponent_time_losses\":{},\"opponent_illegal\":{},\"opponent_crashes\":{},\"opponent_garbage\":{},\"pairs\":[{}],\"llr\":{},\"sprt\":\"{}\",\"sprt_games\":{},\"overhead_us_median\":{}}}",
-            t.games(),
-            t.wins,
-            t.draws,
-            t.losses,
-            t.score(),
-            t.elo(),
-            t.elo_error(),
-            t.draw_ratio(),
-            view.own.time,
-            view.own.illegal,
-            view.own.crash,
-            view.own.garbage,
-            view.opponent.time,
-            view.opponent.illegal,
-            view.opponent.crash,
-            view.opponent.garbage,
-            t.pairs.map(|c| c.to_string()).join(","),
-            llr.map_or("null".to_string(), |l| format!("{l:.4}")),
-            decision.map_or(Verdict::None, |d| d.verdict).as_str(),
-            decision.map_or("null".to_string(), |d| d.games.to_string()),
-            overhead_us
-        )?;
+        let line = JsonSummary {
+            games: t.games(),
+            wins: t.wins,
+            draws: t.draws,
+            losses: t.losses,
+            score: rounded(t.score(), 4),
+            elo: rounded(t.elo(), 2),
+            elo_error: rounded(t.elo_error(), 2),
+            draw_ratio: rounded(t.draw_ratio(), 4),
+            time_losses: view.own.time,
+            illegal: view.own.illegal,
+            crashes: view.own.crash,
+            garbage: view.own.garbage,
+            opponent_time_losses: view.opponent.time,
+            opponent_illegal: view.opponent.illegal,
+            opponent_crashes: view.opponent.crash,
+            opponent_garbage: view.opponent.garbage,
+            pairs: t.pairs,
+            llr: llr.map(|l| rounded(l, 4)),
+            sprt: decision.map_or(Verdict::None, |d| d.verdict).as_str(),
+            sprt_games: decision.map(|d| d.games),
+            overhead_us_median: overhead_us,
+        };
+        let json = serde_json::to_string(&line).map_err(std::io::Error::other)?;
+        writeln!(out, "{json}")?;
         out.flush()
     }
+}
+
+/// The summary's last line, for scripts: serialised from this struct, so
+/// that a field cannot drift from its name.
+#[derive(Serialize)]
+struct JsonSummary {
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    score: f64,
+    elo: f64,
+    elo_error: f64,
+    draw_ratio: f64,
+    time_losses: u32,
+    illegal: u32,
+    crashes: u32,
+    garbage: u32,
+    opponent_time_losses: u32,
+    opponent_illegal: u32,
+    opponent_crashes: u32,
+    opponent_garbage: u32,
+    pairs: [u32; 5],
+    llr: Option<f64>,
+    sprt: &'static str,
+    sprt_games: Option<usize>,
+    overhead_us_median: u64,
+}
+
+/// `x` to `places` decimals, as the line has always given it.
+fn rounded(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
 }
 
 #[cfg(test)]
