@@ -143,21 +143,29 @@ fn moves(text: &str) -> Vec<String> {
     text.split_whitespace().map(str::to_string).collect()
 }
 
+/// The reply to `go` interrupted by `then` (`stop`, `ponderhit`) after
+/// `ms` milliseconds: the move, and the ponder move if one came.
+fn interrupted(
+    engine: &mut Cutegames<impl Peer>,
+    go: &str,
+    ms: u64,
+    then: &str,
+) -> (String, Option<String>) {
+    engine.send(go);
+    std::thread::sleep(Duration::from_millis(ms));
+    engine.send(then);
+    engine.read_bestmove()
+}
+
 #[test]
 fn infinite_searches_and_stop_answer_in_two_words() {
     let mut engine = cutegames_engine(&["--game", "connect4"]);
     engine.position("startpos", &moves("4 4"));
-    engine.send("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
-    engine.send("stop");
-    let (best, ponder) = engine.read_bestmove();
+    let (best, ponder) = interrupted(&mut engine, "go infinite", 100, "stop");
     assert!(("1"..="7").contains(&best.as_str()) && ponder.is_none());
     // The same for a solved position, which waits for stop too.
     engine.position("startpos", &moves("4 4 3 3 2 2"));
-    engine.send("go infinite");
-    std::thread::sleep(Duration::from_millis(50));
-    engine.send("stop");
-    let (best, ponder) = engine.read_bestmove();
+    let (best, ponder) = interrupted(&mut engine, "go infinite", 50, "stop");
     assert!(
         ["1", "5"].contains(&best.as_str()) && ponder.is_none(),
         "{best}"
@@ -170,10 +178,13 @@ fn the_ponder_move_comes_only_to_a_client_that_asked_for_it() {
     // Without Ponder, a `go ponder` is answered in cutegames' two words.
     let mut engine = cutegames_engine(&["--game", "connect4"]);
     engine.position("startpos", &moves("4"));
-    engine.send("go ponder p1time 1000 p2time 1000");
-    std::thread::sleep(Duration::from_millis(50));
-    engine.send("ponderhit");
-    assert_eq!(engine.read_bestmove().1, None);
+    let pondered = interrupted(
+        &mut engine,
+        "go ponder p1time 1000 p2time 1000",
+        50,
+        "ponderhit",
+    );
+    assert_eq!(pondered.1, None);
     // With it, a UCI-style reader takes `bestmove <move> ponder <move>`,
     // and the line of a depth-6 search has a reply to ponder on.
     engine.set_option("Ponder", "true");
@@ -183,10 +194,13 @@ fn the_ponder_move_comes_only_to_a_client_that_asked_for_it() {
     let ponder = ponder.expect("a ponder move when Ponder is on");
     engine.position("startpos", &[String::from("4"), best, ponder.clone()]);
     assert!(!engine.query_gameover(), "{ponder} is a legal reply");
-    engine.send("go ponder p1time 1000 p2time 1000");
-    std::thread::sleep(Duration::from_millis(50));
-    engine.send("ponderhit");
-    assert!(engine.read_bestmove().1.is_some());
+    let pondered = interrupted(
+        &mut engine,
+        "go ponder p1time 1000 p2time 1000",
+        50,
+        "ponderhit",
+    );
+    assert!(pondered.1.is_some());
     // Switched off again, the tail goes.
     engine.set_option("Ponder", "false");
     engine.send("go depth 6");
@@ -342,10 +356,7 @@ fn a_search_that_panics_is_reported_in_a_line_cutegames_passes_over() {
     // after a failed search too.
     engine.position("startpos", &moves("a1"));
     assert!(!engine.query_p1turn());
-    engine.send("go infinite");
-    std::thread::sleep(Duration::from_millis(10));
-    engine.send("stop");
-    assert_eq!(engine.read_bestmove().0, "c3");
+    assert_eq!(interrupted(&mut engine, "go infinite", 10, "stop").0, "c3");
     engine.is_ready();
 }
 

@@ -304,7 +304,7 @@ impl Controller {
                             let _ = reply.send(summary);
                         }
                         None => {
-                            let ponder = offer_ponder.then(|| expected_reply(&summary)).flatten();
+                            let ponder = expected_reply(&summary).filter(|_| offer_ponder);
                             worker_sink(Event::BestMove {
                                 best: summary.best,
                                 ponder,

@@ -134,18 +134,11 @@ impl Clock {
         self.node_limit
     }
 
-    /// Whether the search has a node limit.
-    pub fn has_node_limit(&self) -> bool {
+    fn has_node_limit(&self) -> bool {
         self.node_limit != u64::MAX
     }
 
-    /// The flag that stops the search.
-    pub fn stop_flag(&self) -> &Arc<AtomicBool> {
-        &self.stop
-    }
-
-    /// Whether the stop flag is raised.
-    pub fn stopped(&self) -> bool {
+    fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
 
@@ -266,10 +259,11 @@ mod tests {
 
     #[test]
     fn stop_ends_every_part() {
-        let clock = Clock::default();
+        let stop = Arc::new(AtomicBool::new(false));
+        let clock = Clock::unlimited(Arc::clone(&stop));
         let part = clock.part(None, u64::MAX);
         assert!(!part.run_out());
-        clock.stop_flag().store(true, Ordering::Relaxed);
+        stop.store(true, Ordering::Relaxed);
         assert!(part.run_out() && clock.share_of_left(0, 8).run_out());
     }
 }
