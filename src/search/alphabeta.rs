@@ -19,7 +19,8 @@ use super::book::Book;
 use super::clock::{Clock, LateClock};
 use super::ordering::{Ordering, pick_next};
 use super::params::SearchParams;
-use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, is_mate};
+use super::picker::MovePicker;
+use super::score::{self, INFINITY, MATE, MAX_PLY, Score, is_mate};
 use super::smp::{Completed, SharedSearch, Team};
 use super::stats::SearchStats;
 use super::time::{Budget, Progress, start_next};
@@ -49,9 +50,6 @@ const UNSTABLE_DROP: i32 = 60;
 /// this depth and above, with this much effort of the game's threat search.
 const DEFENCE_MIN_DEPTH: i32 = 2;
 const DEFENCE_EFFORT: u64 = 64;
-/// Taken from the ordering scores of the moves the defence holds back,
-/// so that they come after every defending move.
-const HELD_BACK: i64 = 1 << 52;
 /// Late-move reductions start at this depth. They reduce quiet moves
 /// only: reducing the late threat moves as well, as PentaZen does, scored
 /// 43% in 36 games against PentaZen where this scored 57% in 48 (gomoku,
@@ -247,13 +245,8 @@ pub struct Searcher<G: Game> {
 
 /// Per ply, the lists a node works with.
 struct Stack<M> {
-    moves: Vec<Vec<M>>,
-    scores: Vec<Vec<i64>>,
-    /// Moves left for the end of a node's list because another thread was
-    /// searching them (parallel search only).
-    deferred: Vec<Vec<M>>,
-    /// Scratch for the moves a defending node holds back.
-    rest: Vec<Vec<M>>,
+    /// The node's moves.
+    pickers: Vec<MovePicker<M>>,
     /// The principal variation found below each ply.
     pv: Vec<Vec<M>>,
 }
@@ -261,10 +254,7 @@ struct Stack<M> {
 impl<M: Clone> Stack<M> {
     fn new() -> Self {
         Stack {
-            moves: vec![Vec::new(); MAX_PLY + 1],
-            scores: vec![Vec::new(); MAX_PLY + 1],
-            deferred: vec![Vec::new(); MAX_PLY + 1],
-            rest: vec![Vec::new(); MAX_PLY + 1],
+            pickers: (0..=MAX_PLY).map(|_| MovePicker::default()).collect(),
             pv: vec![Vec::new(); MAX_PLY + 1],
         }
     }
@@ -970,43 +960,37 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.stack.moves[ply]);
-        let mut scores = std::mem::take(&mut self.stack.scores[ply]);
-        moves.clear();
+        let mut picker = std::mem::take(&mut self.stack.pickers[ply]);
+        picker.begin(tt_move, ply);
         let restricted_root = ply == 0 && !self.excluded_root.is_empty();
-        let root_listed = restricted_root || (ply == 0 && !self.defence.only.is_empty());
-        // Against the opponent's quick win after a pass, the moves that
-        // may stop it come first, and the rest, held back, only if all of
-        // them lose (so that no loss is claimed that one of those avoids).
-        let mut held = usize::MAX;
-        if root_listed {
-            self.root_moves(pos, &mut moves);
+        if restricted_root || (ply == 0 && !self.defence.only.is_empty()) {
+            self.root_moves(pos, picker.list());
+            picker.without_narrowed();
         } else if self.params.tree_defence
             && self.params.threat_search
             && depth >= DEFENCE_MIN_DEPTH
-            && self.counted(pos, |pos| pos.threat_defences(DEFENCE_EFFORT, &mut moves))
+            && self.counted(pos, |pos| {
+                pos.threat_defences(DEFENCE_EFFORT, picker.list())
+            })
         {
-            held = moves.len();
-            let mut rest = std::mem::take(&mut self.stack.rest[ply]);
-            rest.clear();
-            pos.search_moves(&mut rest);
-            rest.retain(|mv| !moves.contains(mv));
-            moves.extend_from_slice(&rest);
-            self.stack.rest[ply] = rest;
+            // Against the opponent's quick win after a pass, the moves
+            // that may stop it come first, and the rest only if all of
+            // them lose (so that no loss is claimed that one of those
+            // avoids).
+            picker.hold_back_the_rest(pos);
         } else {
-            pos.search_moves(&mut moves);
+            picker.generate(pos);
         }
+        picker.score(pos, &self.ordering, &self.params);
         if ply == 0 {
-            self.root_choices = moves.len();
+            self.root_choices = picker.len();
         }
-        self.ordering
-            .score_moves(pos, &self.params, &moves, tt_move, ply, &mut scores);
-        for score in scores.iter_mut().skip(held) {
-            *score -= HELD_BACK;
+        if self.params.late_move_pruning && !pv_node && depth <= tune("LMPD", LMP_MAX_DEPTH) {
+            picker.prune_quiet_after(lmp_moves(depth));
         }
 
         let original_alpha = alpha;
-        let mut best = if moves.is_empty() { 0 } else { -INFINITY };
+        let mut best = if picker.is_empty() { 0 } else { -INFINITY };
         let mut best_move = None;
         // In a parallel search, a move into a node another thread is
         // searching waits for the end of the list (the first move never
@@ -1014,79 +998,11 @@ impl<G: Game> Searcher<G> {
         let entered =
             self.team.parallel && depth >= DEFER_DEPTH && self.team.shared.enter(key, self.team.id);
         let deferring = self.team.parallel && depth > DEFER_DEPTH;
-        let mut deferred = std::mem::take(&mut self.stack.deferred[ply]);
-        deferred.clear();
-        let mut listed = moves.len();
-        let late_moves_prunable =
-            self.params.late_move_pruning && !pv_node && depth <= tune("LMPD", LMP_MAX_DEPTH);
-        let mut late_moves_pruned = false;
-        let mut widened = root_listed;
-        let mut i = 0;
-        loop {
-            if i == listed && !widened && i > 0 && best <= -MATE_BOUND {
-                // Every listed move loses: the moves the game left out of
-                // a narrowed answer are tried before a loss is claimed.
-                widened = true;
-                let mut rest = std::mem::take(&mut self.stack.rest[ply]);
-                rest.clear();
-                pos.narrowed_moves(&moves, &mut rest);
-                moves.extend_from_slice(&rest);
-                self.stack.rest[ply] = rest;
-                self.ordering
-                    .score_moves(pos, &self.params, &moves, tt_move, ply, &mut scores);
-                listed = moves.len();
-            }
-            if i >= listed + deferred.len() {
-                break;
-            }
-            if i == held && best > -MATE_BOUND {
-                // A defence holds: the held-back moves are not searched.
-                self.horizon_hits += 1;
-                i = listed;
-                continue;
-            }
-            // Late-move pruning, once it applies here, applies to every
-            // later quiet move: they go at once, not sorted only to be
-            // skipped one by one.
-            if late_moves_prunable
-                && !late_moves_pruned
-                && i > 0
-                && i < listed
-                && i >= lmp_moves(depth)
-                && best > -MATE_BOUND
-            {
-                late_moves_pruned = true;
-                let mut kept = i;
-                let mut kept_before_held = i;
-                for j in i..listed {
-                    if pos.quiet_move(moves[j]) {
-                        self.horizon_hits += 1;
-                        continue;
-                    }
-                    moves[kept] = moves[j];
-                    scores[kept] = scores[j];
-                    kept += 1;
-                    if j < held {
-                        kept_before_held = kept;
-                    }
-                }
-                if held != usize::MAX && held >= i {
-                    held = kept_before_held;
-                }
-                moves.truncate(kept);
-                scores.truncate(kept);
-                listed = kept;
-                continue;
-            }
-            let mv = if i < listed {
-                pick_next(&mut moves, &mut scores, i);
-                moves[i]
-            } else {
-                deferred[i - listed]
-            };
+        while let Some(picked) = picker.next(pos, &self.ordering, &self.params, best) {
+            let (mv, i) = (picked.mv, picked.index);
             // A late quiet move: reduced, or near the horizon not searched.
             let quiet = i > 0
-                && i < listed
+                && picked.listed
                 && (self.params.lmr || self.params.late_move_pruning)
                 && pos.quiet_move(mv);
             let extension = i32::from(
@@ -1102,12 +1018,11 @@ impl<G: Game> Searcher<G> {
             pos.make_move(mv);
             if deferring
                 && i > 0
-                && i < listed
+                && picked.listed
                 && self.team.shared.busy_elsewhere(pos.hash(), self.team.id)
             {
                 pos.unmake_move(mv);
-                deferred.push(mv);
-                i += 1;
+                picker.defer(picked);
                 continue;
             }
             let score = if i == 0 || !self.params.pvs {
@@ -1150,22 +1065,24 @@ impl<G: Game> Searcher<G> {
                     }
                     if score >= beta {
                         self.stats.cutoff(i);
-                        // A deferred move's predecessors are not known here.
-                        let tried = if i < listed { &moves[..i] } else { &[] };
-                        self.ordering
-                            .record_cutoff(pos, &self.params, ply, depth, mv, tried);
+                        self.ordering.record_cutoff(
+                            pos,
+                            &self.params,
+                            ply,
+                            depth,
+                            mv,
+                            picker.tried_before(picked),
+                        );
                         break;
                     }
                 }
             }
-            i += 1;
         }
         if entered {
             self.team.shared.leave(key, self.team.id);
         }
-        self.stack.moves[ply] = moves;
-        self.stack.scores[ply] = scores;
-        self.stack.deferred[ply] = deferred;
+        self.horizon_hits += picker.skipped();
+        self.stack.pickers[ply] = picker;
         if self.aborted {
             return 0;
         }
@@ -1251,21 +1168,10 @@ impl<G: Game> Searcher<G> {
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
 
-        let mut moves = std::mem::take(&mut self.stack.moves[ply]);
-        let mut scores = std::mem::take(&mut self.stack.scores[ply]);
-        moves.clear();
-        pos.tactical_moves(&mut moves);
-        scores.clear();
-        scores.extend(moves.iter().map(|&mv| {
-            if self.params.move_scores {
-                pos.move_score(mv) as i64
-            } else {
-                0
-            }
-        }));
-        for i in 0..moves.len() {
-            pick_next(&mut moves, &mut scores, i);
-            let mv = moves[i];
+        let mut picker = std::mem::take(&mut self.stack.pickers[ply]);
+        picker.tactical(pos, &self.params);
+        while let Some(picked) = picker.next(pos, &self.ordering, &self.params, best) {
+            let mv = picked.mv;
             pos.make_move(mv);
             let score = -self.quiesce(pos, ply + 1, -beta, -alpha);
             pos.unmake_move(mv);
@@ -1282,8 +1188,7 @@ impl<G: Game> Searcher<G> {
                 }
             }
         }
-        self.stack.moves[ply] = moves;
-        self.stack.scores[ply] = scores;
+        self.stack.pickers[ply] = picker;
         if self.aborted { 0 } else { best }
     }
 }

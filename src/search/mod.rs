@@ -7,6 +7,7 @@ pub mod book;
 pub mod clock;
 pub mod ordering;
 pub mod params;
+pub mod picker;
 pub mod reference;
 pub mod score;
 pub mod slab;
