@@ -4,26 +4,40 @@
 //! null-move pruning where the game allows it, mate-distance pruning and a
 //! quiescence search over the game's tactical moves. Every enhancement is a
 //! switch in [`SearchParams`].
+//!
+//! This file holds iterative deepening, the node and quiescence; around
+//! them: `root` (where a search begins, the root's moves), `exact` (the
+//! solving mode, the book and the solver tried first), `defence` (the
+//! root's defence against the opponent's threat-space win), `setup` (the
+//! tables and the helpers of a parallel search), `limits` and `report`
+//! (what a search is asked and answers). The node's moves come from
+//! [`super::picker`], its time from [`super::clock`].
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Duration;
 
 mod defence;
 mod exact;
+mod limits;
+mod report;
+mod root;
+mod setup;
 
 use defence::RootDefence;
 use exact::Exact;
+pub use limits::{Proof, SearchLimits};
+pub use report::{Report, SearchResult};
 
 use super::book::Book;
-use super::clock::{Clock, LateClock};
-use super::ordering::{Ordering, pick_next};
+use super::clock::Clock;
+use super::ordering::Ordering;
 use super::params::SearchParams;
 use super::picker::MovePicker;
 use super::score::{self, INFINITY, MATE, MAX_PLY, Score, is_mate};
-use super::smp::{Completed, SharedSearch, Team};
+use super::smp::{Completed, Team};
 use super::stats::SearchStats;
-use super::time::{Budget, Progress, start_next};
+use super::time::{Progress, start_next};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
 use crate::tune::tune;
@@ -65,12 +79,6 @@ const IIR_MIN_DEPTH: i32 = 4;
 /// Futility pruning and razoring work at this depth and below.
 const FUTILITY_MAX_DEPTH: i32 = 6;
 const RAZOR_MAX_DEPTH: i32 = 4;
-
-/// The largest main table of a game of bounded length, whose `Hash` goes
-/// to the solver's table: both are resident from their allocation, and
-/// the main search, which plays only until the solver can prove the
-/// result, fills far less.
-const BOUNDED_MAIN_TABLE_MAX_MB: usize = 1024;
 
 /// Plies a late quiet move loses (before the principal variation's
 /// bonus): growing with the depth left and with the move's place in the
@@ -118,68 +126,6 @@ const CHECK_INTERVAL: u64 = 1024;
 /// In a parallel search, nodes at least this deep are marked busy while
 /// searched, and a move into a busy node is deferred (ABDADA).
 const DEFER_DEPTH: i32 = 3;
-
-/// When a search stops. With no field set, iterative deepening runs until
-/// the game tree is exhausted or the score is proven (how a small game is
-/// solved).
-#[derive(Clone, Debug, Default)]
-pub struct SearchLimits {
-    /// The deepest iteration (plies); `None` for no limit.
-    pub depth: Option<u32>,
-    /// Stop after about this many nodes; `None` for no limit.
-    pub nodes: Option<u64>,
-    /// Time: no new iteration after `soft`, abort at `hard` (see
-    /// [`super::time::budget`] to plan one from a clock).
-    pub budget: Budget,
-    /// Solve the root exactly (the solving mode) instead of searching it.
-    pub solve: Option<Proof>,
-    /// A clock that may start during the search (pondering): from then on
-    /// its budget replaces `budget`.
-    pub late_clock: Option<Arc<LateClock>>,
-}
-
-/// What the solving mode proves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// The exact score: who wins, and when.
-    Exact,
-    /// Only whether the side to move wins, draws or loses (the score's
-    /// sign).
-    Weak,
-}
-
-/// One completed iteration, as reported while searching.
-#[derive(Clone, Debug)]
-pub struct Report<M> {
-    /// Nominal depth of the iteration, in plies.
-    pub depth: u32,
-    /// Deepest ply reached, quiescence included.
-    pub seldepth: u32,
-    /// Score for the side to move at the root, in the searcher's units (see
-    /// [`super::score`]: evaluations, or mate scores near [`super::score::MATE`]).
-    pub score: i32,
-    /// Nodes searched since the search started.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
-    /// Transposition-table use, per mille.
-    pub hashfull: u32,
-    /// The principal variation, root move first.
-    pub pv: Vec<M>,
-}
-
-/// What a finished search returns.
-#[derive(Clone, Debug)]
-pub struct SearchResult<M> {
-    /// `None` only when the root has no legal move.
-    pub best: Option<M>,
-    /// The last completed iteration, if any completed.
-    pub last: Option<Report<M>>,
-    /// Nodes searched in total.
-    pub nodes: u64,
-    /// Time spent in total.
-    pub elapsed: Duration,
-}
 
 /// The searcher for one game: its transposition table and move-ordering
 /// memory persist from one [`Searcher::search`] to the next (call
@@ -261,211 +207,6 @@ impl<M: Clone> Stack<M> {
 }
 
 impl<G: Game> Searcher<G> {
-    /// A searcher with a transposition table of `hash_mb` megabytes; `Err`
-    /// when the table cannot be allocated.
-    pub fn new(hash_mb: usize, params: SearchParams) -> Result<Self, String> {
-        let hash_mb = hash_mb.max(1);
-        let tt = Arc::new(TranspositionTable::new(Self::main_table_mb(hash_mb))?);
-        let mut searcher = Self::with_table(
-            tt,
-            Arc::new(AtomicU64::new(0)),
-            Arc::new(SharedSearch::default()),
-            params,
-        );
-        searcher.hash_mb = hash_mb;
-        searcher.exact.solver = Self::solver_if_bounded(hash_mb);
-        Ok(searcher)
-    }
-
-    /// Whether the game's length is bounded: then the timed search tries
-    /// the solver first, and `Hash` sizes the solver's table.
-    fn bounded() -> bool {
-        G::start(&crate::game::Settings::default())
-            .ok()
-            .and_then(|pos| pos.plies_left_bound())
-            .is_some()
-    }
-
-    /// The main table's size for a `Hash` of `hash_mb`.
-    fn main_table_mb(hash_mb: usize) -> usize {
-        if Self::bounded() {
-            hash_mb.min(BOUNDED_MAIN_TABLE_MAX_MB)
-        } else {
-            hash_mb
-        }
-    }
-
-    /// A searcher on the table `tt`, with no solver and fresh memory.
-    fn with_table(
-        tt: Arc<TranspositionTable<G::Move>>,
-        helper_nodes: Arc<AtomicU64>,
-        shared: Arc<SharedSearch<G::Move>>,
-        params: SearchParams,
-    ) -> Self {
-        let hash_mb = tt.megabytes();
-        Searcher {
-            params,
-            excluded_root: Vec::new(),
-            book: None,
-            stats: SearchStats::default(),
-            tt,
-            team: Team::new(shared, helper_nodes),
-            iteration_depth: 0,
-            max_depth: 0,
-            exact: Exact::default(),
-            ordering: Ordering::new(G::HISTORY_SLOTS),
-            stack: Stack::new(),
-            nodes: 0,
-            checked_nodes: 0,
-            seldepth: 0,
-            horizon_hits: 0,
-            clock: Clock::default(),
-            aborted: false,
-            root_choices: 0,
-            root_score: 0,
-            defence: RootDefence::default(),
-            hash_mb,
-            last_copy: None,
-        }
-    }
-
-    /// Replaces the table with one of `hash_mb` (a no-op at the same
-    /// size). The old table is freed first, so that memory never holds
-    /// both; if the new one cannot be had, one of the old size returns.
-    pub fn resize(&mut self, hash_mb: usize) -> Result<(), String> {
-        let (old, hash_mb) = (self.hash_mb, hash_mb.max(1));
-        if old == hash_mb {
-            return Ok(());
-        }
-        self.tt = Arc::new(TranspositionTable::new(1)?);
-        self.exact.solver = None;
-        let resized = match TranspositionTable::new(Self::main_table_mb(hash_mb)) {
-            Ok(table) => {
-                self.tt = Arc::new(table);
-                self.hash_mb = hash_mb;
-                Ok(())
-            }
-            Err(e) => {
-                self.tt = Arc::new(TranspositionTable::new(Self::main_table_mb(old))?);
-                Err(e)
-            }
-        };
-        self.exact.solver = Self::solver_if_bounded(self.hash_mb);
-        resized
-    }
-
-    /// A helper for Lazy SMP: it shares this searcher's table, node count
-    /// and [`SharedSearch`] (busy nodes, whose moves the threads defer, and
-    /// completed iterations, which every thread publishes and the others
-    /// take over), has its own move-ordering memory, and searches `id % 2`
-    /// plies deeper than asked, so that helpers and the main searcher
-    /// spread over neighbouring depths. Drop helpers before
-    /// [`Self::clear`] or [`Self::resize`]: the table is shared.
-    pub fn helper(&self, id: usize) -> Self {
-        let mut helper = Self::with_table(
-            Arc::clone(&self.tt),
-            Arc::clone(&self.team.helper_nodes),
-            Arc::clone(&self.team.shared),
-            self.params,
-        );
-        helper.excluded_root.clone_from(&self.excluded_root);
-        helper.team.helper = true;
-        helper.team.id = id;
-        helper.team.depth_offset = (id % 2) as u32;
-        helper
-    }
-
-    /// Makes this helper search like `main` (switches, excluded root
-    /// moves) in its next search.
-    pub fn follow(&mut self, main: &Self) {
-        self.params = main.params;
-        self.excluded_root.clone_from(&main.excluded_root);
-    }
-
-    /// Prepares the next search for `helpers` helper threads beside this
-    /// main searcher: their node count starts from zero, and what they
-    /// share of the last search is forgotten.
-    pub fn start_helpers(&self, helpers: usize) {
-        self.team.helper_nodes.store(0, AtomicOrdering::Relaxed);
-        self.team.shared.start(helpers + 1);
-    }
-
-    /// Nodes of this search, with the helpers' when this is the main
-    /// searcher.
-    fn total_nodes(&self) -> u64 {
-        if self.team.helper {
-            self.nodes
-        } else {
-            self.nodes + self.team.helper_nodes.load(AtomicOrdering::Relaxed)
-        }
-    }
-
-    /// Forgets everything learned: table, killers, history.
-    pub fn clear(&mut self) {
-        match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.clear(),
-            None => {
-                // Helpers still hold the table: leave it to them.
-                if let Ok(tt) = TranspositionTable::new(self.tt.megabytes()) {
-                    self.tt = Arc::new(tt);
-                }
-            }
-        }
-        self.ordering.clear();
-        if let Some(solver) = &mut self.exact.solver {
-            solver.clear();
-        }
-        self.exact.hints.clear();
-        self.last_copy = None;
-    }
-
-    /// Searches `root` within `limits` until done, out of budget, or
-    /// `stop` is raised. `report` hears of every completed iteration.
-    pub fn search(
-        &mut self,
-        root: &G,
-        limits: &SearchLimits,
-        stop: Arc<AtomicBool>,
-        report: &mut dyn FnMut(&Report<G::Move>),
-    ) -> SearchResult<G::Move> {
-        self.clock = Clock::start(limits.budget, limits.nodes, limits.late_clock.clone(), stop);
-        self.nodes = 0;
-        self.checked_nodes = 0;
-        self.stats.reset();
-        self.aborted = false;
-        self.root_choices = 0;
-        if let Some(proof) = limits.solve {
-            let whole = self
-                .clock
-                .part(self.clock.hard_deadline(), self.clock.node_limit());
-            return self
-                .solve(root, proof, None, whole, report)
-                .unwrap_or_else(|cut_short| cut_short);
-        }
-        let solver_nodes = match self.exact_first(root, limits, report) {
-            Ok(done) => return done,
-            Err(nodes) => nodes,
-        };
-        // Counted from the solver's nodes, so that info lines count all.
-        self.nodes = solver_nodes;
-        self.checked_nodes = solver_nodes;
-        if !self.team.helper {
-            self.tt.new_search();
-        }
-
-        // The game's own tables (its threat searches' results) carry over
-        // from the last search, as the transposition table does.
-        let mut pos = root.clone();
-        // Counted from here: work done on the root before is not ours.
-        pos.take_threat_nodes();
-        if let Some(mut last) = self.last_copy.take() {
-            pos.take_caches(&mut last);
-        }
-        let result = self.deepen(root, &mut pos, limits, report);
-        self.last_copy = Some(pos);
-        result
-    }
-
     /// The iterative deepening of [`Self::search`] from `pos`, a copy of
     /// `root`.
     fn deepen(
@@ -661,88 +402,6 @@ impl<G: Game> Searcher<G> {
         result.nodes = self.total_nodes();
         result.elapsed = self.clock.elapsed();
         result
-    }
-
-    /// Another thread's completed iteration, reported as this one's own.
-    fn adopt(&self, done: Completed<G::Move>) -> Report<G::Move> {
-        Report {
-            depth: done.depth,
-            seldepth: done.seldepth,
-            score: done.score,
-            nodes: self.total_nodes(),
-            elapsed: self.clock.elapsed(),
-            hashfull: self.tt.hashfull(),
-            pv: done.pv,
-        }
-    }
-
-    /// The principal variation of the last iteration, continued from the
-    /// table where a table hit cut it short: table moves are followed while
-    /// they are legal, up to `length` moves, until the game ends or a
-    /// position repeats. Reading the table changes nothing in the search.
-    fn complete_pv(&self, root: &G, length: usize) -> Vec<G::Move> {
-        let mut pv = self.stack.pv[0].clone();
-        if pv.is_empty() || !self.params.transposition_table {
-            return pv;
-        }
-        let mut pos = root.clone();
-        let mut seen = vec![pos.hash()];
-        for &mv in &pv {
-            pos.make_move(mv);
-            seen.push(pos.hash());
-        }
-        let mut legal = Vec::new();
-        while pv.len() < length && pos.outcome().is_none() {
-            let Some(mv) = self.tt.probe(pos.hash(), pv.len()).and_then(|hit| hit.mv) else {
-                break;
-            };
-            legal.clear();
-            pos.generate_moves(&mut legal);
-            if !legal.contains(&mv) {
-                break;
-            }
-            pos.make_move(mv);
-            if seen.contains(&pos.hash()) {
-                break;
-            }
-            seen.push(pos.hash());
-            pv.push(mv);
-        }
-        pv
-    }
-
-    /// The move to play if not even depth 1 completes: the best-ordered one.
-    fn fallback_move(&mut self, pos: &G) -> Option<G::Move> {
-        let mut moves = Vec::new();
-        self.root_moves(pos, &mut moves);
-        let tt_move = self.tt.probe(pos.hash(), 0).and_then(|hit| hit.mv);
-        let mut scores = Vec::new();
-        self.ordering
-            .score_moves(pos, &self.params, &moves, tt_move, 0, &mut scores);
-        if moves.is_empty() {
-            return None;
-        }
-        pick_next(&mut moves, &mut scores, 0);
-        Some(moves[0])
-    }
-
-    /// The root's moves less the excluded ones (and, after the threat
-    /// defence's scan, only those it left standing). A game's search moves may be
-    /// pruned to a single forced move; once that is excluded, all legal
-    /// moves are candidates again.
-    fn root_moves(&self, pos: &G, moves: &mut Vec<G::Move>) {
-        pos.search_moves(moves);
-        if !self.defence.only.is_empty() {
-            moves.retain(|mv| self.defence.only.contains(mv));
-            if moves.is_empty() {
-                moves.extend_from_slice(&self.defence.only);
-            }
-        }
-        moves.retain(|mv| !self.excluded_root.contains(mv));
-        if moves.is_empty() {
-            pos.generate_moves(moves);
-            moves.retain(|mv| !self.excluded_root.contains(mv));
-        }
     }
 
     fn aspiration(&mut self, pos: &mut G, depth: i32, previous: i32) -> i32 {

@@ -91,8 +91,8 @@ impl<M> Default for MovePicker<M> {
 
 impl<M: Copy + PartialEq> MovePicker<M> {
     /// Starts a node at `ply` whose table move is `tt_move`, with an empty
-    /// list for [`Self::list`], [`Self::generate`] or [`Self::defend`] to
-    /// fill.
+    /// list: the node fills it through [`Self::list`] or
+    /// [`Self::generate`], and [`Self::hold_back_the_rest`] may follow.
     pub fn begin(&mut self, tt_move: Option<M>, ply: usize) {
         self.moves.clear();
         self.scores.clear();

@@ -328,7 +328,7 @@ pub struct SharedBounds {
 }
 
 impl SharedBounds {
-    /// A table of `megabytes`, for solvers made by [`Solver::sharing`].
+    /// A table of `megabytes`, for solvers made by [`super::Solver::sharing`].
     pub fn new(megabytes: usize) -> Result<Arc<Self>, String> {
         let count = (megabytes.max(1).saturating_mul(1 << 20) / 8).max(1);
         // SAFETY: all-zero bytes are a u64 (an entry that knows nothing).
