@@ -250,7 +250,6 @@ impl Session for Panicking {
     fn search_job(
         &self,
         _limits: SearchLimits,
-        _excluded: &[String],
         _stop: Arc<AtomicBool>,
         mut on_info: InfoCallback,
     ) -> SearchJob {

@@ -152,8 +152,12 @@ fn several_best(
         rank_moves(
             n,
             |excluded| {
-                (!stop.load(Ordering::SeqCst) || excluded.is_empty())
-                    .then(|| search(&round, excluded))
+                (!stop.load(Ordering::SeqCst) || excluded.is_empty()).then(|| {
+                    search(&SearchLimits {
+                        excluded: excluded.to_vec(),
+                        ..round.clone()
+                    })
+                })
             },
             |rank, _, summary| {
                 if let Some(line) = &summary.last {
@@ -402,6 +406,7 @@ impl Controller {
             budget: planned,
             solve: None,
             late_clock: late_clock.clone(),
+            excluded: excluded.to_vec(),
         };
         let sink = Arc::clone(&self.sink);
         let fallback = Arc::new(Mutex::new(self.session.legal_moves().into_iter().next()));
@@ -421,19 +426,19 @@ impl Controller {
         let job: SearchJob = match repeated {
             Some(search) => {
                 let (n, stop) = (self.multipv, Arc::clone(&stop));
-                Box::new(move || several_best(search, n, search_limits, &stop, on_info))
+                let limits = search_limits.clone();
+                Box::new(move || several_best(search, n, limits, &stop, on_info))
             }
             None => self
                 .session
-                .search_job(search_limits, excluded, Arc::clone(&stop), on_info),
+                .search_job(search_limits.clone(), Arc::clone(&stop), on_info),
         };
         let waits = limits.infinite || limits.ponder;
         let hold = Arc::new(AtomicBool::new(waits));
         let helper_stop = Arc::new(AtomicBool::new(false));
         let helpers = self.session.helper_jobs(
             self.threads.saturating_sub(1),
-            excluded,
-            limits.depth,
+            &search_limits,
             Arc::clone(&helper_stop),
         );
         let task = Task {

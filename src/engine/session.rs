@@ -39,8 +39,9 @@ pub struct SearchSummary {
 pub type SearchJob = Box<dyn FnOnce() -> SearchSummary + Send>;
 pub type InfoCallback = Box<dyn FnMut(InfoLine) + Send>;
 /// A search run again and again on one thread, each time with its own
-/// limits and excluded root moves, and no info lines (several best moves).
-pub type RepeatedSearch = Box<dyn FnMut(&SearchLimits, &[String]) -> SearchSummary + Send>;
+/// limits (excluded root moves among them), and no info lines (several
+/// best moves).
+pub type RepeatedSearch = Box<dyn FnMut(&SearchLimits) -> SearchSummary + Send>;
 /// A helper thread's share of a parallel search: it runs until its stop
 /// flag is raised (or its search ends by itself) and reports nothing.
 pub type HelperJob = Box<dyn FnOnce() + Send>;
@@ -79,12 +80,10 @@ pub trait Session: Send {
             Some(_) => Err("this engine's game cannot play from a book".to_string()),
         }
     }
-    /// A search of the current position; root moves named in `excluded`
-    /// are left out.
+    /// A search of the current position within `limits`.
     fn search_job(
         &self,
         limits: SearchLimits,
-        excluded: &[String],
         stop: Arc<AtomicBool>,
         on_info: InfoCallback,
     ) -> SearchJob;
@@ -93,16 +92,15 @@ pub trait Session: Send {
     fn repeated_search(&self, _stop: Arc<AtomicBool>) -> Option<RepeatedSearch> {
         None
     }
-    /// `count` helpers for the next [`Session::search_job`] with the same
-    /// `excluded` moves (Lazy SMP: they share its table and count their
-    /// nodes into its info lines). They run until `stop`, or until they
-    /// complete `depth`. None by default: a session that has no helpers
-    /// searches on one thread.
+    /// `count` helpers for the next [`Session::search_job`] (Lazy SMP:
+    /// they share its table and count their nodes into its info lines).
+    /// They leave out the same root moves, and run until `stop` or until
+    /// they complete the depth of `limits`; its clock is not theirs. None
+    /// by default: a session that has no helpers searches on one thread.
     fn helper_jobs(
         &self,
         _count: usize,
-        _excluded: &[String],
-        _depth: Option<u32>,
+        _limits: &SearchLimits,
         _stop: Arc<AtomicBool>,
     ) -> Vec<HelperJob> {
         Vec::new()
@@ -146,13 +144,6 @@ impl<G: Game> GameSession<G> {
 
     fn helpers(&self) -> std::sync::MutexGuard<'_, Vec<Searcher<G>>> {
         self.helpers.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn parse_moves(&self, moves: &[String]) -> Vec<G::Move> {
-        moves
-            .iter()
-            .filter_map(|m| self.position.parse_move(m).ok())
-            .collect()
     }
 }
 
@@ -245,12 +236,8 @@ impl<G: Game> Session for GameSession<G> {
     fn repeated_search(&self, stop: Arc<AtomicBool>) -> Option<RepeatedSearch> {
         let root = self.position.clone();
         let searcher = Arc::clone(&self.searcher);
-        Some(Box::new(move |limits, excluded| {
+        Some(Box::new(move |limits| {
             let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
-            searcher.excluded_root = excluded
-                .iter()
-                .filter_map(|m| root.parse_move(m).ok())
-                .collect();
             let result = searcher.search(&root, limits, Arc::clone(&stop), &mut |_| {});
             let whole = result.last.as_ref().map(|report| Report {
                 nodes: result.nodes,
@@ -269,8 +256,7 @@ impl<G: Game> Session for GameSession<G> {
     fn helper_jobs(
         &self,
         count: usize,
-        excluded: &[String],
-        depth: Option<u32>,
+        limits: &SearchLimits,
         stop: Arc<AtomicBool>,
     ) -> Vec<HelperJob> {
         let main = self.searcher();
@@ -280,16 +266,15 @@ impl<G: Game> Session for GameSession<G> {
             let id = pool.len() + 1;
             pool.push(main.helper(id));
         }
-        let excluded = self.parse_moves(excluded);
         let mut jobs: Vec<HelperJob> = Vec::with_capacity(count);
         for mut helper in pool.drain(..count) {
             helper.follow(&main);
-            helper.excluded_root.clone_from(&excluded);
             let root = self.position.clone();
             let stop = Arc::clone(&stop);
             let home = Arc::clone(&self.helpers);
             let limits = SearchLimits {
-                depth,
+                depth: limits.depth,
+                excluded: limits.excluded.clone(),
                 ..SearchLimits::default()
             };
             jobs.push(Box::new(move || {
@@ -324,16 +309,13 @@ impl<G: Game> Session for GameSession<G> {
     fn search_job(
         &self,
         limits: SearchLimits,
-        excluded: &[String],
         stop: Arc<AtomicBool>,
         mut on_info: InfoCallback,
     ) -> SearchJob {
         let root = self.position.clone();
         let searcher = Arc::clone(&self.searcher);
-        let excluded = self.parse_moves(excluded);
         Box::new(move || {
             let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
-            searcher.excluded_root = excluded;
             let started = Instant::now();
             let mut last_sent: Option<Instant> = None;
             let mut pending: Option<InfoLine> = None;

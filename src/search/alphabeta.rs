@@ -147,8 +147,6 @@ const DEFER_DEPTH: i32 = 3;
 pub struct Searcher<G: Game> {
     /// The enhancement switches used by the next search.
     pub params: SearchParams,
-    /// Root moves to leave out (for n-best analysis).
-    pub excluded_root: Vec<G::Move>,
     /// An opening book of exact values: a play search of a position whose
     /// every move it knows plays its best move at once.
     pub book: Option<Arc<Book>>,
@@ -183,6 +181,9 @@ pub struct Searcher<G: Game> {
     root_score: i32,
     /// The root's defence against the opponent's threat-space win.
     defence: RootDefence<G::Move>,
+    /// The root moves the current search leaves out (its limits'
+    /// `excluded`).
+    excluded_root: Vec<G::Move>,
     /// The table size asked for (`Hash`), in MB.
     hash_mb: usize,
     /// The last search's copy of its root, kept for the game's own tables.

@@ -19,11 +19,6 @@ use crate::search::SearchLimits;
 
 /// Runs a search to completion on the calling thread, without info output.
 pub fn search_now(session: &dyn Session, limits: SearchLimits) -> SearchSummary {
-    let job = session.search_job(
-        limits,
-        &[],
-        Arc::new(AtomicBool::new(false)),
-        Box::new(|_| {}),
-    );
+    let job = session.search_job(limits, Arc::new(AtomicBool::new(false)), Box::new(|_| {}));
     job()
 }

@@ -22,6 +22,9 @@ pub struct SearchLimits {
     /// A clock that may start during the search (pondering): from then on
     /// its budget replaces `budget`.
     pub late_clock: Option<Arc<LateClock>>,
+    /// Root moves to leave out (n-best analysis), as the game writes them;
+    /// a name that is no move of the root is passed over.
+    pub excluded: Vec<String>,
 }
 
 /// What the solving mode proves.

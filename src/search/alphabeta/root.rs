@@ -28,6 +28,13 @@ impl<G: Game> Searcher<G> {
         self.stats.reset();
         self.aborted = false;
         self.root_choices = 0;
+        self.excluded_root.clear();
+        self.excluded_root.extend(
+            limits
+                .excluded
+                .iter()
+                .filter_map(|name| root.parse_move(name).ok()),
+        );
         if let Some(proof) = limits.solve {
             let whole = self
                 .clock

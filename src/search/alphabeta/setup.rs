@@ -130,18 +130,15 @@ impl<G: Game> Searcher<G> {
             Arc::clone(&self.team.shared),
             self.params,
         );
-        helper.excluded_root.clone_from(&self.excluded_root);
         helper.team.helper = true;
         helper.team.id = id;
         helper.team.depth_offset = (id % 2) as u32;
         helper
     }
 
-    /// Makes this helper search like `main` (switches, excluded root
-    /// moves) in its next search.
+    /// Makes this helper search with `main`'s switches in its next search.
     pub fn follow(&mut self, main: &Self) {
         self.params = main.params;
-        self.excluded_root.clone_from(&main.excluded_root);
     }
 
     /// Prepares the next search for `helpers` helper threads beside this
