@@ -93,6 +93,56 @@ pub enum ThreatVerdict<M> {
     Unknown,
 }
 
+/// How much work the search gives the game's threat searches, in the
+/// game's own units (positions of its threat search): fixed efforts, and
+/// at the root efforts per millisecond left on the clock, so that they
+/// follow the game's speed. A node limit counts as time at
+/// `nodes_per_ms`, the game's speed in search nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreatEfforts {
+    /// A proof at a node inside the tree ([`Game::forced_win`]).
+    pub tree: u64,
+    /// A proof at the horizon ([`Game::quick_win`]).
+    pub leaf: u64,
+    /// The defence against the opponent's quick win
+    /// ([`Game::threat_defences`]).
+    pub defence: u64,
+    /// A proof at the root, per millisecond left on the clock.
+    pub root_per_ms: u64,
+    /// A proof at the root, at most (at least `tree`).
+    pub root: u64,
+    /// The wider threat search at the root (a win, then the defence
+    /// against the opponent's), per millisecond left.
+    pub space_per_ms: u64,
+    /// The wider threat search at the root, at least.
+    pub space_min: u64,
+    /// The wider threat search at the root, at most.
+    pub space: u64,
+    /// The last test of an unfinished iteration's best move when the time
+    /// is up (about a millisecond).
+    pub last_check: u64,
+    /// Search nodes a millisecond buys.
+    pub nodes_per_ms: u64,
+}
+
+impl ThreatEfforts {
+    /// Sized for gomoku, whose threat searches these were measured on
+    /// (about a million search nodes a second). The tree's and the
+    /// horizon's efforts are tunable (`TVCFE`, `LVCFE`).
+    pub const DEFAULT: ThreatEfforts = ThreatEfforts {
+        tree: 64,
+        leaf: 16,
+        defence: 64,
+        root_per_ms: 20,
+        root: 50_000,
+        space_per_ms: 32,
+        space_min: 300,
+        space: 64_000,
+        last_check: 1_000,
+        nodes_per_ms: 1_000,
+    };
+}
+
 /// Why a position, move or setting was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
@@ -159,6 +209,10 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Number of distinct slots [`Game::history_slot`] maps moves onto.
     const HISTORY_SLOTS: usize;
+
+    /// The work the search gives the game's threat searches, by the
+    /// game's speed. Used only by a game that has them.
+    const THREAT_EFFORTS: ThreatEfforts = ThreatEfforts::DEFAULT;
 
     /// Whether [`Game::hash_after`] is cheaper than making the move (a
     /// game that overrides it says so): the search then loads a child's

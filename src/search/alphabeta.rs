@@ -47,23 +47,17 @@ use crate::tune::tune;
 const EXHAUSTIVE: i32 = 255;
 /// First aspiration half-window, in evaluation units.
 const ASPIRATION_WINDOW: i32 = 30;
-/// Work the game's threat search may spend on a proof at a node inside
-/// the tree (in the game's own units; the root's is in `defence`).
-const TREE_THREAT_EFFORT: u64 = 64;
 /// Nodes inside the tree ask the threat search only this close to the
 /// horizon (quiescence asks it too): 0, none. Asking at every node cost
 /// more time than its proofs saved: without it, +69 =7 -44 (gomoku,
 /// 200 ms a move, SPRT [0, 20] accepted after 120 games).
 const TREE_THREAT_MAX_DEPTH: i32 = 0;
-/// And at the horizon (quiescence), where most nodes are.
-const LEAF_THREAT_EFFORT: u64 = 16;
 /// A score this much below the previous iteration's makes the root
 /// unstable (a threat has appeared): it gets more time.
 const UNSTABLE_DROP: i32 = 60;
 /// The defence against the opponent's quick win after a pass works at
-/// this depth and above, with this much effort of the game's threat search.
+/// this depth and above.
 const DEFENCE_MIN_DEPTH: i32 = 2;
-const DEFENCE_EFFORT: u64 = 64;
 /// Late-move reductions start at this depth. They reduce quiet moves
 /// only: reducing the late threat moves as well, as PentaZen does, scored
 /// 43% in 36 games against PentaZen where this scored 57% in 48 (gomoku,
@@ -553,7 +547,7 @@ impl<G: Game> Searcher<G> {
             && let effort = if ply == 0 {
                 self.root_threat_effort()
             } else {
-                tune("TVCFE", TREE_THREAT_EFFORT as i32) as u64
+                tune("TVCFE", G::THREAT_EFFORTS.tree as i32) as u64
             }
             && let Some((mv, plies)) = self.counted(pos, |pos| pos.forced_win(effort))
         {
@@ -630,7 +624,7 @@ impl<G: Game> Searcher<G> {
             && self.params.threat_search
             && depth >= DEFENCE_MIN_DEPTH
             && self.counted(pos, |pos| {
-                pos.threat_defences(DEFENCE_EFFORT, picker.list())
+                pos.threat_defences(G::THREAT_EFFORTS.defence, picker.list())
             })
         {
             // Against the opponent's quick win after a pass, the moves
@@ -820,7 +814,7 @@ impl<G: Game> Searcher<G> {
         // beats any static value (only asked where it could change the
         // result).
         if self.params.threat_search
-            && let effort = tune("LVCFE", LEAF_THREAT_EFFORT as i32) as u64
+            && let effort = tune("LVCFE", G::THREAT_EFFORTS.leaf as i32) as u64
             && let Some((_, plies)) = self.counted(pos, |pos| pos.quick_win(effort))
         {
             return MATE - ply as i32 - plies as i32;

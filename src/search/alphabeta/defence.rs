@@ -5,26 +5,11 @@
 //! of the opponent's after it; after a first refutation, every root
 //! move). Its efforts are sized by what is left of the clock.
 
-use super::{EXHAUSTIVE, Report, SearchResult, Searcher, TREE_THREAT_EFFORT};
+use super::{EXHAUSTIVE, Report, SearchResult, Searcher};
 use crate::game::{Game, ThreatVerdict};
 use crate::search::score::{MATE, is_mate};
 use crate::search::tt::Bound;
 
-/// Work the game's threat search may spend on a proof at the root (in the
-/// game's own units; at least the tree's `TREE_THREAT_EFFORT`).
-const ROOT_THREAT_EFFORT: u64 = 50_000;
-/// With a clock, the root's threat search gets this much effort per
-/// millisecond left (a small share of the time).
-const THREAT_EFFORT_PER_MS: u64 = 20;
-/// Work the game's wider threat search may spend at the root (a win, then
-/// the defence against the opponent's), per millisecond left on the clock
-/// and at most.
-const ROOT_SPACE_EFFORT: u64 = 64_000;
-const SPACE_EFFORT_PER_MS: u64 = 32;
-const MIN_SPACE_EFFORT: u64 = 300;
-/// Nodes a node limit counts as a millisecond of clock (about Ply's
-/// gomoku speed), when the root's threat work is sized by what is left.
-const NODES_PER_MS: u64 = 1_000;
 /// The root scan of the defence gives each move this share of the root's
 /// threat-search effort, and takes at most this share of the time left
 /// (in self-play at 200 ms a move: a first form with a quarter of the
@@ -33,9 +18,6 @@ const NODES_PER_MS: u64 = 1_000;
 /// one +61 =8 -51 in 120).
 const SCAN_SHARE: u64 = 8;
 const SCAN_TIME_SHARE: u32 = 4;
-/// The threat-search effort that tests an unfinished iteration's best
-/// move when the time is up (about a millisecond).
-const LAST_CHECK_EFFORT: u64 = 1_000;
 
 /// What the defence knows of the root in the current search.
 pub(super) struct RootDefence<M> {
@@ -203,7 +185,7 @@ impl<G: Game> Searcher<G> {
                 open.push(mv);
                 continue;
             }
-            let effort = (self.root_space_effort() / SCAN_SHARE).max(MIN_SPACE_EFFORT);
+            let effort = (self.root_space_effort() / SCAN_SHARE).max(G::THREAT_EFFORTS.space_min);
             match self.verdict_after(pos, mv, effort) {
                 ThreatVerdict::Win(..) => {}
                 ThreatVerdict::NoWin => {
@@ -227,38 +209,40 @@ impl<G: Game> Searcher<G> {
         if self.defence.refuted.contains(&mv) {
             return true;
         }
-        !self.defence.verified.contains(&mv) && self.refutes(pos, mv, LAST_CHECK_EFFORT)
+        !self.defence.verified.contains(&mv) && self.refutes(pos, mv, G::THREAT_EFFORTS.last_check)
     }
 
     /// The root's wider threat-search effort, from the clock or the node
     /// budget when there is one (the game's threat search looks at
     /// neither).
     fn root_space_effort(&self) -> u64 {
+        let efforts = G::THREAT_EFFORTS;
         match self.budget_left_ms() {
-            Some(left) => (left * SPACE_EFFORT_PER_MS).clamp(MIN_SPACE_EFFORT, ROOT_SPACE_EFFORT),
-            None => ROOT_SPACE_EFFORT,
+            Some(left) => (left * efforts.space_per_ms).clamp(efforts.space_min, efforts.space),
+            None => efforts.space,
         }
     }
 
     /// Milliseconds left of this search's budget: of the clock, and of a
-    /// node limit counted as time at [`NODES_PER_MS`]; the lesser when
+    /// node limit counted as time at the game's speed
+    /// ([`crate::game::ThreatEfforts::nodes_per_ms`]); the lesser when
     /// both are set, `None` when neither is. The root's threat work is
     /// sized by it, so that it takes the same share of a `go nodes` search
     /// as of a timed one (without the node count, a defence's scan of
     /// every root move could spend a 300 000-node budget before the first
     /// iteration ended).
     fn budget_left_ms(&self) -> Option<u64> {
-        self.clock.left_ms(self.nodes, NODES_PER_MS)
+        self.clock
+            .left_ms(self.nodes, G::THREAT_EFFORTS.nodes_per_ms)
     }
 
     /// The root's threat-search effort, less when the clock or the node
     /// budget is short: the game's threat search looks at neither.
     pub(super) fn root_threat_effort(&self) -> u64 {
+        let efforts = G::THREAT_EFFORTS;
         match self.budget_left_ms() {
-            Some(left) => {
-                (left * THREAT_EFFORT_PER_MS).clamp(TREE_THREAT_EFFORT, ROOT_THREAT_EFFORT)
-            }
-            None => ROOT_THREAT_EFFORT,
+            Some(left) => (left * efforts.root_per_ms).clamp(efforts.tree, efforts.root),
+            None => efforts.root,
         }
     }
 }
