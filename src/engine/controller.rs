@@ -14,13 +14,14 @@ use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
 use super::analysis::rank_moves;
 use super::input::Arrival;
-use super::options::{self, HASH_DEFAULT_MB, MOVE_OVERHEAD_DEFAULT_MS, OptionValue};
+use super::options::{self, HASH_DEFAULT_MB, MOVE_OVERHEAD_DEFAULT_MS, OptionValue, Setting};
 use super::registry;
 use super::session::RepeatedSearch;
 use super::session::{HelperJob, InfoLine, SearchJob, SearchSummary, Session};
 use crate::game::{GameError, Settings};
 use crate::search::book::Book;
 use crate::search::clock::LateClock;
+use crate::search::params::SWITCHES;
 use crate::search::time::{GoLimits, budget};
 use crate::search::{SearchLimits, SearchParams};
 
@@ -538,41 +539,45 @@ impl Controller {
     /// Applies `setoption`; on error nothing changes. `Ok(Some(notice))`
     /// when the value was adjusted (an absurd `Hash` clamped).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<Option<String>, String> {
-        let (name, value, notice) = options::parse_clamped(name, value)?;
+        let (chosen, notice) = options::parse_clamped(name, value)?;
         self.stop();
-        match (name.as_str(), value) {
-            ("Hash", OptionValue::Int(mb)) => {
+        match (chosen.sets, chosen.value) {
+            (Setting::Hash, OptionValue::Int(mb)) => {
                 self.session.set_hash(mb as usize)?;
                 self.hash_mb = mb as usize;
             }
             // `go ponder` is what ponders; the option says the client
             // reads the expected reply after the best move.
-            ("Ponder", OptionValue::Bool(on)) => self.offer_ponder = on,
-            ("Threads", OptionValue::Int(n)) => self.threads = n.max(1) as usize,
-            ("MultiPV", OptionValue::Int(n)) => self.multipv = n.max(1) as usize,
-            ("MoveOverhead", OptionValue::Int(ms)) => self.overhead_ms = ms as u64,
-            ("BookFile", OptionValue::Text(path)) => self.session.set_book(load_book(&path)?)?,
+            (Setting::Ponder, OptionValue::Bool(on)) => self.offer_ponder = on,
+            (Setting::Threads, OptionValue::Int(n)) => self.threads = n.max(1) as usize,
+            (Setting::MultiPv, OptionValue::Int(n)) => self.multipv = n.max(1) as usize,
+            (Setting::MoveOverhead, OptionValue::Int(ms)) => self.overhead_ms = ms as u64,
+            (Setting::BookFile, OptionValue::Text(path)) => {
+                self.session.set_book(load_book(&path)?)?
+            }
             // A new game starts from its default variant.
-            ("Game", OptionValue::Text(game)) => self.change_game(&game, Settings::default())?,
-            ("Rule", OptionValue::Text(rule)) => {
+            (Setting::Game, OptionValue::Text(game)) => {
+                self.change_game(&game, Settings::default())?
+            }
+            (Setting::Rule, OptionValue::Text(rule)) => {
                 let settings = Settings {
                     rule: Some(rule),
                     ..self.settings.clone()
                 };
                 self.change_game(self.session.game(), settings)?;
             }
-            ("BoardSize", OptionValue::Int(n)) => {
+            (Setting::BoardSize, OptionValue::Int(n)) => {
                 let settings = Settings {
                     size: Some((n as usize, n as usize)),
                     ..self.settings.clone()
                 };
                 self.change_game(self.session.game(), settings)?;
             }
-            (switch, OptionValue::Bool(on)) => {
-                self.params.set(switch, on);
+            (Setting::Switch(i), OptionValue::Bool(on)) => {
+                *SWITCHES[i].1(&mut self.params) = on;
                 self.session.set_params(self.params);
             }
-            (name, value) => return Err(format!("option {name} cannot take {value:?}")),
+            (_, value) => return Err(format!("option {} cannot take {value:?}", chosen.name)),
         }
         Ok(notice)
     }

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::writer::Writer;
 use crate::engine::input::arriving_lines;
-use crate::engine::options::THREADS_MAX;
+use crate::engine::options::{self, THREADS_MAX};
 use crate::engine::swap2::{self, Answer};
 use crate::engine::{Controller, Event, EventSink, GoLimits, InfoLine, Score, best_moves};
 use crate::game::gomoku::openings::swap2_openings;
@@ -355,7 +355,8 @@ impl Brain {
                 self.table_pending = false;
                 if self.size.is_some() {
                     self.settle();
-                    if let Err(e) = self.controller.set_option("Hash", &hash_mb.to_string()) {
+                    let option = options::set_by_info_key(&key).unwrap_or_default();
+                    if let Err(e) = self.controller.set_option(&option, &hash_mb.to_string()) {
                         self.warn(&e);
                     }
                 }
@@ -375,7 +376,8 @@ impl Brain {
             },
             "thread_num" => {
                 let threads = v.clamp(1, THREADS_MAX as u64).to_string();
-                if let Err(e) = self.controller.set_option("Threads", &threads) {
+                let option = options::set_by_info_key(&key).unwrap_or_default();
+                if let Err(e) = self.controller.set_option(&option, &threads) {
                     self.warn(&e);
                 }
             }
