@@ -127,12 +127,8 @@ fn several_best(
     stop: &AtomicBool,
     mut on_info: Box<dyn FnMut(InfoLine) + Send>,
 ) -> SearchSummary {
-    let share = |d: Duration| (d / n as u32).max(Duration::from_millis(1));
     let limits = SearchLimits {
-        budget: crate::search::time::Budget {
-            soft: limits.budget.soft.map(share),
-            hard: limits.budget.hard.map(share),
-        },
+        budget: limits.budget.share(n),
         ..limits
     };
     let unlimited = limits.depth.is_none()
@@ -395,10 +391,7 @@ impl Controller {
         let mut planned = budget(&limits, self.session.side_to_move(), self.overhead_ms);
         if let Some(started) = self.turn_started.take() {
             // Work done since the turn's clock started counts against it.
-            let spent = started.elapsed();
-            let shorten = |d: Duration| d.saturating_sub(spent).max(Duration::from_millis(1));
-            planned.soft = planned.soft.map(shorten);
-            planned.hard = planned.hard.map(shorten);
+            planned = planned.after(started.elapsed());
         }
         let late_clock = limits.ponder.then(|| Arc::new(LateClock::default()));
         let search_limits = SearchLimits {

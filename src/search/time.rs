@@ -51,6 +51,28 @@ pub struct Budget {
     pub hard: Option<Duration>,
 }
 
+impl Budget {
+    /// Each deadline `f` of what it was, never below a millisecond.
+    fn each(self, f: impl Fn(Duration) -> Duration) -> Budget {
+        let f = |d: Duration| f(d).max(Duration::from_millis(1));
+        Budget {
+            soft: self.soft.map(&f),
+            hard: self.hard.map(&f),
+        }
+    }
+
+    /// The plan with `spent` already gone (work done since the turn's
+    /// clock started).
+    pub fn after(self, spent: Duration) -> Budget {
+        self.each(|d| d.saturating_sub(spent))
+    }
+
+    /// One of `n` equal shares of the plan (a search repeated `n` times).
+    pub fn share(self, n: usize) -> Budget {
+        self.each(|d| d / n.max(1) as u32)
+    }
+}
+
 /// Moves assumed left in the game when the clock does not say.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 
@@ -169,6 +191,21 @@ pub fn start_next(budget: &Budget, p: &Progress) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plan_is_shortened_by_time_spent_and_shared_but_never_to_nothing() {
+        let ms = Duration::from_millis;
+        let plan = Budget {
+            soft: Some(ms(300)),
+            hard: Some(ms(900)),
+        };
+        let after = plan.after(ms(400));
+        assert_eq!((after.soft, after.hard), (Some(ms(1)), Some(ms(500))));
+        let third = plan.share(3);
+        assert_eq!((third.soft, third.hard), (Some(ms(100)), Some(ms(300))));
+        assert_eq!(Budget::default().after(ms(5)), Budget::default());
+        assert_eq!(Budget::default().share(4), Budget::default());
+    }
 
     #[test]
     fn an_iteration_that_cannot_finish_is_not_started() {
