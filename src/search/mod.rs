@@ -8,6 +8,7 @@ pub mod clock;
 pub mod ordering;
 pub mod params;
 pub mod picker;
+pub mod pns;
 pub mod reference;
 pub mod score;
 pub mod slab;
