@@ -187,7 +187,9 @@ pub struct Searcher<G: Game> {
 /// Per ply, the lists a node works with.
 struct Stack<M> {
     /// The node's moves.
-    pickers: Vec<MovePicker<M>>,
+    /// Boxed, so that a node takes its own out of the stack and puts it
+    /// back by moving a pointer, not the picker.
+    pickers: Vec<Option<Box<MovePicker<M>>>>,
     /// The principal variation found below each ply.
     pv: Vec<Vec<M>>,
 }
@@ -195,7 +197,9 @@ struct Stack<M> {
 impl<M: Clone> Stack<M> {
     fn new() -> Self {
         Stack {
-            pickers: (0..=MAX_PLY).map(|_| MovePicker::default()).collect(),
+            pickers: (0..=MAX_PLY)
+                .map(|_| Some(Box::new(MovePicker::default())))
+                .collect(),
             pv: vec![Vec::new(); MAX_PLY + 1],
         }
     }
@@ -614,7 +618,7 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        let mut picker = std::mem::take(&mut self.stack.pickers[ply]);
+        let mut picker = self.stack.pickers[ply].take().unwrap_or_default();
         picker.begin(tt_move, ply);
         let restricted_root = ply == 0 && !self.excluded_root.is_empty();
         if restricted_root || (ply == 0 && !self.defence.only.is_empty()) {
@@ -736,7 +740,7 @@ impl<G: Game> Searcher<G> {
             self.team.shared.leave(key, self.team.id);
         }
         self.horizon_hits += picker.skipped();
-        self.stack.pickers[ply] = picker;
+        self.stack.pickers[ply] = Some(picker);
         if self.aborted {
             return 0;
         }
@@ -822,7 +826,7 @@ impl<G: Game> Searcher<G> {
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
 
-        let mut picker = std::mem::take(&mut self.stack.pickers[ply]);
+        let mut picker = self.stack.pickers[ply].take().unwrap_or_default();
         picker.tactical(pos, &self.params);
         while let Some(picked) = picker.next(pos, &self.ordering, &self.params, best) {
             let mv = picked.mv;
@@ -842,7 +846,7 @@ impl<G: Game> Searcher<G> {
                 }
             }
         }
-        self.stack.pickers[ply] = picker;
+        self.stack.pickers[ply] = Some(picker);
         if self.aborted { 0 } else { best }
     }
 }

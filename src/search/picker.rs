@@ -202,6 +202,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
     /// The next move to search, given the best score the node has so far
     /// (`best` ≤ −[`MATE_BOUND`]: everything searched loses); `None` when
     /// the stages are done.
+    #[inline(always)]
     pub fn next<G: Game<Move = M>>(
         &mut self,
         pos: &G,
@@ -257,6 +258,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
 
     /// Every listed move lost: the moves the game left out of a narrowed
     /// answer are taken in before a loss is claimed.
+    #[cold]
     fn take_in_narrowed<G: Game<Move = M>>(
         &mut self,
         pos: &G,
@@ -272,6 +274,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
 
     /// Late-move pruning, once it applies, applies to every later quiet
     /// move: they go at once, not sorted only to be skipped one by one.
+    #[cold]
     fn skip_quiet<G: Game<Move = M>>(&mut self, pos: &G) {
         self.quiet_pruned = true;
         let from = self.next;
