@@ -284,7 +284,8 @@ impl ProofSearch {
     }
 
     fn out_of_effort(&mut self) -> bool {
-        if self.nodes >= self.max_nodes || (self.nodes.is_multiple_of(1024) && self.clock.expired()) {
+        if self.nodes >= self.max_nodes || (self.nodes.is_multiple_of(1024) && self.clock.expired())
+        {
             self.aborted = true;
         }
         self.aborted
