@@ -96,6 +96,10 @@ struct Entry {
     best: u16,
     /// The table's generation when written.
     age: u8,
+    /// For a disproof, the deepest limit it holds under: a search with a
+    /// depth limit cuts deeper paths as not proved, so its disproofs hold
+    /// only for searches limited as much or more (`u16::MAX`: always).
+    limit: u16,
     /// Whether the entry is used.
     used: bool,
 }
@@ -196,13 +200,16 @@ impl ProofSearch {
         &mut self.table
     }
 
-    /// Nodes expanded by the last search.
+    /// Positions the last search looked at: expanded, or asked of the
+    /// game for the first time.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
     /// Bounds the next search by nodes and a clock (its stop flag, its
-    /// deadline); `Clock::default()` and `u64::MAX` for none.
+    /// deadline); `Clock::default()` and `u64::MAX` for none. The limits
+    /// are looked at between expansions, so a search may pass the node
+    /// limit by one node and its children's first looks.
     pub fn set_limits(&mut self, clock: Clock, max_nodes: u64) {
         self.clock = clock;
         self.max_nodes = max_nodes;
@@ -261,9 +268,10 @@ impl ProofSearch {
     /// first look (stored, so that it is asked once).
     fn known<T: ProofTree>(&mut self, tree: &mut T, or: bool) -> Entry {
         let key = tree.key();
-        if let Some(e) = self.table.probe(key) {
+        if let Some(e) = self.lookup(key) {
             return e;
         }
+        self.nodes += 1;
         let (pn, dn, plies) = match tree.status(or) {
             Status::Proved(plies) => (0, INFINITE, plies),
             Status::Disproved => (INFINITE, 0, 0),
@@ -275,12 +283,21 @@ impl ProofSearch {
             dn,
             plies,
             best: NO_MOVE,
+            limit: u16::MAX,
             ..Entry::default()
         };
         if pn == 0 || dn == 0 {
             self.table.store(entry);
         }
         entry
+    }
+
+    /// The table's entry for `key`, if it holds for this search (a
+    /// disproof found under a smaller depth limit does not).
+    fn lookup(&self, key: u64) -> Option<Entry> {
+        self.table
+            .probe(key)
+            .filter(|e| e.dn != 0 || usize::from(e.limit) >= self.max_depth)
     }
 
     fn out_of_effort(&mut self) -> bool {
@@ -313,6 +330,7 @@ impl ProofSearch {
             let cut = Entry {
                 pn: INFINITE,
                 dn: 0,
+                limit: self.limit(),
                 ..entry
             };
             self.table.store(cut);
@@ -333,22 +351,40 @@ impl ProofSearch {
                 dn,
                 plies,
                 work: 1,
+                limit: u16::MAX,
                 ..Entry::default()
             };
             self.table.store(done);
             return done;
         }
-        let mut children = vec![Entry::default(); moves.len()];
+        // Each child is played once here, for its key and the game's first
+        // look; afterwards its numbers come from the table by key (where a
+        // transposition may have moved them) or from its own search.
+        let mut children = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            tree.play(mv);
+            children.push(self.known(tree, !or));
+            tree.undo(mv);
+        }
+        let mut first = true;
         loop {
-            for (child, &mv) in children.iter_mut().zip(&moves) {
-                tree.play(mv);
-                *child = self.known(tree, !or);
-                tree.undo(mv);
+            if !first {
+                for child in &mut children {
+                    if let Some(e) = self.lookup(child.key) {
+                        *child = e;
+                    }
+                }
             }
+            first = false;
             let current = Self::combine(key, or, &children);
             if current.pn >= th_pn || current.dn >= th_dn || self.out_of_effort() {
                 let work = (self.nodes - start_nodes + 1).min(u64::from(u32::MAX)) as u32;
-                let done = Entry { work, ..current };
+                let limit = self.limit();
+                let done = Entry {
+                    work,
+                    limit,
+                    ..current
+                };
                 self.table.store(done);
                 return done;
             }
@@ -373,9 +409,20 @@ impl ProofSearch {
                 )
             };
             tree.play(moves[best]);
-            self.mid(tree, !or, child_pn, child_dn, depth + 1);
+            children[best] = self.mid(tree, !or, child_pn, child_dn, depth + 1);
             tree.undo(moves[best]);
         }
+    }
+
+    /// The depth limit as disproofs record it.
+    fn limit(&self) -> u16 {
+        self.max_depth.min(usize::from(u16::MAX)) as u16
+    }
+
+    /// Sets the depth limit of the next searches: disproofs found under a
+    /// smaller one are then looked at again.
+    pub fn set_max_depth(&mut self, max_depth: usize) {
+        self.max_depth = max_depth;
     }
 
     /// A sibling's number grown by ε: the threshold the best child may
@@ -559,7 +606,10 @@ mod tests {
         search.set_limits(Clock::default(), 50);
         let mut tree = WholeGame::new(Connect4::start(&Settings::default()).unwrap());
         assert_eq!(search.prove(&mut tree), Proof::Unknown);
-        assert!(search.nodes() <= 50, "{}", search.nodes());
+        // The limit is looked at between expansions: it may be passed by
+        // one node and its children's first looks (7 in Connect Four).
+        assert!(search.nodes() <= 50 + 1 + 7, "{}", search.nodes());
+        assert!(search.nodes() >= 50, "{}", search.nodes());
         assert_eq!(
             tree.pos.hash(),
             Connect4::start(&Settings::default()).unwrap().hash()

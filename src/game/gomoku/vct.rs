@@ -1,5 +1,6 @@
-//! **VCT** (victory by continuous threats): a proof-number search over the
-//! incremental patterns. The attacker (OR nodes) plays only threats: fours
+//! **VCT** (victory by continuous threats): the search's generic
+//! depth-first proof-number search ([`crate::search::pns`]) over a tree
+//! this file describes from the incremental patterns. The attacker (OR nodes) plays only threats: fours
 //! and moves that make an open (or broken) three, after first asking the
 //! VCF search whether fours alone win. The defender (AND nodes) answers
 //! with every cell that may defend: against a four its five-points,
@@ -11,7 +12,8 @@
 //! Proofs are sound as long as the defender's replies cover every real
 //! defence, which `defences` over-approximates; a failure to prove says
 //! nothing (the attacker's moves are only threats, and the work is
-//! bounded). Proved and disproved positions go to the search's own table.
+//! bounded). The proof-number table stays with the position and is handed
+//! on from one search's copy to the next, as are the roots left open.
 //!
 //! The search deepens: first no path longer than `FIRST_PATH` plies, then
 //! twice that, up to `MAX_PATH`. Unbounded, proof numbers chase long
@@ -25,9 +27,8 @@ use super::rules::{EMPTY, Rule};
 use super::threats::Vcf;
 use super::{Gomoku, color_of};
 use crate::game::{Game, Outcome};
+use crate::search::pns::{Proof, ProofSearch, ProofTree, Status};
 
-/// Proof and disproof numbers saturate here.
-const INF: u32 = 1 << 28;
 /// VCF work tried at each new attacker node (and defender node, for the
 /// defender's own fours).
 const VCF_PROBE: u64 = 60;
@@ -35,7 +36,11 @@ const VCF_PROBE: u64 = 60;
 const MAX_PATH: usize = 48;
 /// The path limit of the first pass.
 const FIRST_PATH: usize = 6;
-const CACHE_BITS: u32 = 16;
+/// The proof-number table, in MB (kept with the position, and handed on
+/// from one search's copy to the next).
+const TABLE_MB: usize = 2;
+/// Roots left open, remembered with the effort that left them so.
+const OPEN_ROOTS: usize = 1 << 12;
 
 /// What one VCT search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,45 +53,16 @@ pub enum Vct {
     Unknown,
 }
 
-#[derive(Clone, Copy)]
-struct Node {
-    mv: u16,
-    /// Attacker to move.
-    or: bool,
-    pn: u32,
-    dn: u32,
-    /// Plies to the five once proved.
-    plies: u16,
-    /// Index of the first child; 0 while not expanded.
-    first: u32,
-    count: u16,
-}
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    /// 1 proved, 2 disproved, 3 left open by a search of `effort` nodes,
-    /// 0 empty.
-    state: u8,
-    plies: u16,
-    /// The proving move of an attacker node (0 when not known).
-    mv: u16,
-    effort: u32,
-    /// The path limit a disproof was found under.
-    limit: u8,
-}
-
-/// VCT results by position and attacker, and the search's node arena,
-/// kept between searches of one position's copy (a copy starts empty,
-/// and the searcher hands them on to its next search's copy).
+/// The proof-number search and its table, and the roots it left open,
+/// kept between searches of one position's copy (a copy starts empty, and
+/// the searcher hands them on to its next search's copy).
 #[derive(Default)]
 pub struct VctCache {
-    entries: Vec<Entry>,
-    nodes: Vec<Node>,
-    /// Nodes made in the last search (for reports and tests).
+    search: Option<ProofSearch>,
+    /// (key, effort) of roots a search of that effort left open.
+    open: Vec<(u64, u64)>,
+    /// Positions the last search looked at (for reports and tests).
     pub(super) last_nodes: u64,
-    /// The path limit of the pass under way.
-    limit: u8,
 }
 
 impl Clone for VctCache {
@@ -95,63 +71,63 @@ impl Clone for VctCache {
     }
 }
 
-enum Status {
-    Proved(u16),
-    Disproved,
-    Open,
-}
-
 impl VctCache {
-    fn slot(key: u64) -> usize {
-        (key >> (64 - CACHE_BITS)) as usize
+    fn open_slot(key: u64) -> usize {
+        (key >> 52) as usize % OPEN_ROOTS
     }
 
-    fn probe(&self, key: u64) -> Option<Status> {
-        let e = self.entries.get(Self::slot(key))?;
-        match (e.key == key, e.state) {
-            (true, 1) => Some(Status::Proved(e.plies)),
-            (true, 3) => None,
-            (true, 2) if e.limit >= self.limit => Some(Status::Disproved),
-            _ => None,
+    /// Whether a search of `effort` at the root `key` was already left
+    /// open by one of as much.
+    fn known_open(&self, key: u64, effort: u64) -> bool {
+        self.open
+            .get(Self::open_slot(key))
+            .is_some_and(|&(k, e)| k == key && e >= effort)
+    }
+
+    fn remember_open(&mut self, key: u64, effort: u64) {
+        if self.open.is_empty() {
+            self.open = vec![(0, 0); OPEN_ROOTS];
         }
-    }
-
-    fn store(&mut self, key: u64, proved: bool, plies: u16, mv: u16) {
-        self.put(Entry {
-            key,
-            state: if proved { 1 } else { 2 },
-            plies,
-            mv,
-            effort: 0,
-            limit: self.limit,
-        });
-    }
-
-    fn put(&mut self, entry: Entry) {
-        if self.entries.is_empty() {
-            self.entries = vec![Entry::default(); 1 << CACHE_BITS];
-        }
-        self.entries[Self::slot(entry.key)] = entry;
-    }
-
-    /// What an earlier search of this root found, if it answers a search
-    /// of `effort` nodes.
-    fn root_answer(&self, key: u64, effort: u64) -> Option<Vct> {
-        let e = self.entries.get(Self::slot(key)).filter(|e| e.key == key)?;
-        match e.state {
-            1 if e.mv != 0 => Some(Vct::Win(e.mv, u32::from(e.plies))),
-            2 if usize::from(e.limit) >= MAX_PATH => Some(Vct::None),
-            3 if u64::from(e.effort) >= effort => Some(Vct::Unknown),
-            _ => None,
-        }
+        self.open[Self::open_slot(key)] = (key, effort);
     }
 }
 
-fn numbers(status: &Status) -> (u32, u32, u16) {
-    match *status {
-        Status::Proved(plies) => (0, INF, plies),
-        Status::Disproved => (INF, 0, 0),
-        Status::Open => (1, 1, 0),
+/// The VCT of one attacker as a proof tree for [`ProofSearch`]: the
+/// attacker's threats at OR nodes, the defender's defences at AND nodes.
+struct VctTree<'a> {
+    pos: &'a mut Gomoku,
+    attacker: u8,
+    /// Whether the attacker threatened anything at the last AND node
+    /// asked for its moves.
+    threatened: bool,
+}
+
+impl ProofTree for VctTree<'_> {
+    type Move = u16;
+
+    fn key(&self) -> u64 {
+        self.pos.vct_key(self.attacker)
+    }
+
+    fn status(&mut self, or: bool) -> Status {
+        self.pos.vct_status(or, self.attacker)
+    }
+
+    fn moves(&mut self, or: bool, moves: &mut Vec<u16>) {
+        self.threatened = self.pos.vct_children(or, self.attacker, moves);
+    }
+
+    fn unstoppable(&mut self) -> Option<u16> {
+        self.threatened
+            .then(|| self.pos.unstoppable_plies(self.attacker))
+    }
+
+    fn play(&mut self, mv: u16) {
+        self.pos.make_move(mv);
+    }
+
+    fn undo(&mut self, mv: u16) {
+        self.pos.unmake_move(mv);
     }
 }
 
@@ -188,144 +164,46 @@ impl Gomoku {
             _ => {}
         }
         let root_key = self.vct_key(attacker);
-        if let Some(known) = self.vct_cache.root_answer(root_key, max_nodes) {
-            return known;
+        if self.vct_cache.known_open(root_key, max_nodes) {
+            self.vct_cache.last_nodes = 0;
+            return Vct::Unknown;
         }
-        let mut nodes = std::mem::take(&mut self.vct_cache.nodes);
-        let mut made = 1u64;
+        let mut search = self
+            .vct_cache
+            .search
+            .take()
+            .unwrap_or_else(|| ProofSearch::new(TABLE_MB, FIRST_PATH));
+        let mut tree = VctTree {
+            pos: self,
+            attacker,
+            threatened: false,
+        };
         let mut limit = FIRST_PATH;
-        loop {
-            self.prove(&mut nodes, attacker, limit, max_nodes, &mut made);
-            if nodes[0].dn != 0 || limit == MAX_PATH || made >= max_nodes {
-                break;
+        let mut looked = 0;
+        let found = loop {
+            search.set_max_depth(limit);
+            search.set_limits(
+                crate::search::clock::Clock::default(),
+                max_nodes - looked.min(max_nodes),
+            );
+            let found = search.prove(&mut tree);
+            looked += search.nodes();
+            if found != Proof::NoWin || limit == MAX_PATH || looked >= max_nodes {
+                break found;
             }
             limit = (limit * 2).min(MAX_PATH);
-        }
-        self.vct_cache.last_nodes = made;
-        let root = nodes[0];
-        let result = if root.pn == 0 {
-            let children = root.first as usize..root.first as usize + root.count as usize;
-            let best = children
-                .filter(|&c| nodes[c].pn == 0)
-                .min_by_key(|&c| nodes[c].plies);
-            best.map_or(Vct::Unknown, |c| {
-                Vct::Win(nodes[c].mv, u32::from(nodes[c].plies) + 1)
-            })
-        } else if root.dn == 0 && limit == MAX_PATH {
-            Vct::None
-        } else {
-            self.vct_cache.put(Entry {
-                key: root_key,
-                state: 3,
-                plies: 0,
-                mv: 0,
-                effort: max_nodes.min(u64::from(u32::MAX)) as u32,
-                limit: limit as u8,
-            });
-            Vct::Unknown
         };
-        self.vct_cache.nodes = nodes;
+        let result = match found {
+            Proof::Win(mv, plies) => Vct::Win(mv, plies),
+            Proof::NoWin if limit == MAX_PATH => Vct::None,
+            _ => {
+                self.vct_cache.remember_open(root_key, max_nodes);
+                Vct::Unknown
+            }
+        };
+        self.vct_cache.last_nodes = looked;
+        self.vct_cache.search = Some(search);
         result
-    }
-
-    /// One pass of the proof-number search from a new root, with no path
-    /// longer than `limit` plies, until the root is settled or `made`
-    /// reaches `max_nodes`.
-    fn prove(
-        &mut self,
-        nodes: &mut Vec<Node>,
-        attacker: u8,
-        limit: usize,
-        max_nodes: u64,
-        made: &mut u64,
-    ) {
-        self.vct_cache.limit = limit as u8;
-        nodes.clear();
-        nodes.push(Node {
-            mv: 0,
-            or: true,
-            pn: 1,
-            dn: 1,
-            plies: 0,
-            first: 0,
-            count: 0,
-        });
-        let mut path: Vec<u32> = Vec::with_capacity(limit + 1);
-        while nodes[0].pn != 0 && nodes[0].dn != 0 && *made < max_nodes {
-            // Select the most proving leaf, playing the moves down to it.
-            path.clear();
-            let mut at = 0usize;
-            path.push(0);
-            while nodes[at].first != 0 {
-                let node = nodes[at];
-                let children = node.first as usize..node.first as usize + node.count as usize;
-                let mut best = children.start;
-                for c in children {
-                    let better = if node.or {
-                        nodes[c].pn < nodes[best].pn
-                    } else {
-                        nodes[c].dn < nodes[best].dn
-                    };
-                    if better {
-                        best = c;
-                    }
-                }
-                self.make_move(nodes[best].mv);
-                at = best;
-                path.push(at as u32);
-            }
-            // Expand it.
-            let leaf = nodes[at];
-            if path.len() > limit {
-                nodes[at].pn = INF;
-                nodes[at].dn = 0;
-            } else {
-                let mut moves = Vec::new();
-                let threatened = self.vct_children(leaf.or, attacker, &mut moves);
-                let first = nodes.len();
-                for &mv in &moves {
-                    self.make_move(mv);
-                    let status = self.vct_status(!leaf.or, attacker);
-                    self.unmake_move(mv);
-                    let (pn, dn, plies) = numbers(&status);
-                    nodes.push(Node {
-                        mv,
-                        or: !leaf.or,
-                        pn,
-                        dn,
-                        plies,
-                        first: 0,
-                        count: 0,
-                    });
-                }
-                *made += moves.len() as u64 + 1;
-                if moves.is_empty() {
-                    let (pn, dn, plies) = if leaf.or || !threatened {
-                        (INF, 0, 0)
-                    } else {
-                        (0, INF, self.unstoppable_plies(attacker))
-                    };
-                    nodes[at].pn = pn;
-                    nodes[at].dn = dn;
-                    nodes[at].plies = plies;
-                    let key = self.vct_key(attacker);
-                    self.vct_cache.store(key, pn == 0, plies, 0);
-                } else {
-                    nodes[at].first = first as u32;
-                    nodes[at].count = moves.len() as u16;
-                }
-            }
-            // Back up the numbers along the path, taking the moves back.
-            for k in (0..path.len()).rev() {
-                let at = path[k] as usize;
-                if nodes[at].first != 0 {
-                    self.vct_update(nodes, at, attacker);
-                }
-                if k > 0 {
-                    self.unmake_move(nodes[at].mv);
-                }
-            }
-        }
     }
 
     /// Nodes made by the last VCT search past its quick answers (the
@@ -353,38 +231,6 @@ impl Gomoku {
         }
     }
 
-    /// Recomputes node `at`'s numbers from its children; a node that
-    /// becomes proved or disproved goes to the table.
-    fn vct_update(&mut self, nodes: &mut [Node], at: usize, attacker: u8) {
-        let node = nodes[at];
-        let children = &nodes[node.first as usize..node.first as usize + node.count as usize];
-        let (mut pn, mut dn) = if node.or { (INF, 0) } else { (0, INF) };
-        let mut plies = if node.or { u16::MAX } else { 0 };
-        let mut proving = 0;
-        for c in children {
-            if node.or {
-                pn = pn.min(c.pn);
-                dn = (dn + c.dn).min(INF);
-                if c.pn == 0 && c.plies + 1 < plies {
-                    plies = c.plies + 1;
-                    proving = c.mv;
-                }
-            } else {
-                pn = (pn + c.pn).min(INF);
-                dn = dn.min(c.dn);
-                plies = plies.max(c.plies + 1);
-            }
-        }
-        let n = &mut nodes[at];
-        n.pn = pn;
-        n.dn = dn;
-        if pn == 0 || dn == 0 {
-            n.plies = if pn == 0 { plies } else { 0 };
-            let key = self.vct_key(attacker);
-            self.vct_cache.store(key, pn == 0, n.plies, proving);
-        }
-    }
-
     /// What is known of a node at once: `or` when the attacker is to move.
     fn vct_status(&mut self, or: bool, attacker: u8) -> Status {
         let defender = 3 - attacker;
@@ -392,10 +238,6 @@ impl Gomoku {
             Some(Outcome::Win(p)) if color_of(p) == attacker => return Status::Proved(0),
             Some(_) => return Status::Disproved,
             None => {}
-        }
-        let key = self.vct_key(attacker);
-        if let Some(known) = self.vct_cache.probe(key) {
-            return known;
         }
         if or {
             if self.fives(attacker).1 > 0 {
