@@ -24,6 +24,8 @@ use crate::game::{Game, Outcome, Player};
 
 /// Proof and disproof numbers saturate here.
 pub const INFINITE: u32 = u32::MAX / 4;
+/// ε of the 1 + ε trick, in 64ths (a quarter).
+const EPSILON_64THS: u64 = 16;
 
 /// What a position tells at once, before any search below it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,8 +178,6 @@ pub struct ProofSearch {
     max_depth: usize,
     clock: Clock,
     aborted: bool,
-    /// ε of the 1 + ε trick, in 1/64ths.
-    epsilon: u32,
 }
 
 impl ProofSearch {
@@ -191,7 +191,6 @@ impl ProofSearch {
             max_depth,
             clock: Clock::default(),
             aborted: false,
-            epsilon: 16,
         }
     }
 
@@ -220,17 +219,10 @@ impl ProofSearch {
     pub fn prove<T: ProofTree>(&mut self, tree: &mut T) -> Proof<T::Move> {
         self.nodes = 0;
         self.aborted = false;
-        match tree.status(true) {
-            Status::Disproved => return Proof::NoWin,
-            Status::Proved(_) | Status::Open => {}
-        }
-        let mut moves = Vec::new();
-        tree.moves(true, &mut moves);
-        if moves.is_empty() {
-            return Proof::NoWin;
-        }
         let root = self.mid(tree, true, INFINITE - 1, INFINITE - 1, 0);
         if root.pn == 0 {
+            let mut moves = Vec::new();
+            tree.moves(true, &mut moves);
             // A root the game proves at once has no child to name: a look
             // at its children finds the move.
             match moves.get(usize::from(root.best)) {
@@ -394,7 +386,7 @@ impl ProofSearch {
             let (child_pn, child_dn) = if or {
                 let second_pn = second.map_or(INFINITE, |s| children[s].pn);
                 (
-                    th_pn.min(self.grown(second_pn)),
+                    th_pn.min(Self::grown(second_pn)),
                     (th_dn - current.dn)
                         .saturating_add(child.dn)
                         .min(INFINITE - 1),
@@ -405,7 +397,7 @@ impl ProofSearch {
                     (th_pn - current.pn)
                         .saturating_add(child.pn)
                         .min(INFINITE - 1),
-                    th_dn.min(self.grown(second_dn)),
+                    th_dn.min(Self::grown(second_dn)),
                 )
             };
             tree.play(moves[best]);
@@ -427,8 +419,8 @@ impl ProofSearch {
 
     /// A sibling's number grown by ε: the threshold the best child may
     /// reach before the search turns to its sibling.
-    fn grown(&self, n: u32) -> u32 {
-        let grown = u64::from(n) + (u64::from(n) * u64::from(self.epsilon)).div_ceil(64);
+    fn grown(n: u32) -> u32 {
+        let grown = u64::from(n) + (u64::from(n) * EPSILON_64THS).div_ceil(64);
         grown.clamp(1, u64::from(INFINITE - 1)) as u32
     }
 

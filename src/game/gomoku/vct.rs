@@ -27,6 +27,7 @@ use super::rules::{EMPTY, Rule};
 use super::threats::Vcf;
 use super::{Gomoku, color_of};
 use crate::game::{Game, Outcome};
+use crate::search::clock::Clock;
 use crate::search::pns::{Proof, ProofSearch, ProofTree, Status};
 
 /// VCF work tried at each new attacker node (and defender node, for the
@@ -182,10 +183,7 @@ impl Gomoku {
         let mut looked = 0;
         let found = loop {
             search.set_max_depth(limit);
-            search.set_limits(
-                crate::search::clock::Clock::default(),
-                max_nodes - looked.min(max_nodes),
-            );
+            search.set_limits(Clock::default(), max_nodes.saturating_sub(looked));
             let found = search.prove(&mut tree);
             looked += search.nodes();
             if found != Proof::NoWin || limit == MAX_PATH || looked >= max_nodes {
