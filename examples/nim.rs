@@ -45,6 +45,7 @@ const DESCRIPTION: Description = Description {
     rules: &[],
     bench: &[("", 12)],
     solve: SolveNotation::Plies,
+    draws: false,
     gomocup: false,
 };
 

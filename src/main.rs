@@ -59,6 +59,11 @@ enum Command {
         /// Only win (1), draw (0) or loss (-1): faster.
         #[arg(long)]
         weak: bool,
+        /// By depth-first proof-number search, for games whose length has
+        /// no useful bound (Breakthrough): win (1), draw (0) or loss (-1),
+        /// and the length of the proof found as `proof_plies`.
+        #[arg(long, conflicts_with = "weak")]
+        pns: bool,
     },
     /// Build an opening book of exact values for every position reachable
     /// in N plies (mirror images folded), for `setoption name BookFile`.
@@ -385,11 +390,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Piskvork) => {
             ply::protocol::piskvork::run(BufReader::new(io::stdin()), Writer::stdout())
         }
-        Some(Command::Solve { file, weak }) => {
-            let proof = if weak {
-                ply::search::Proof::Weak
-            } else {
-                ply::search::Proof::Exact
+        Some(Command::Solve { file, weak, pns }) => {
+            let proof = match (weak, pns) {
+                (_, true) => ply::search::Proof::ProofNumbers,
+                (true, _) => ply::search::Proof::Weak,
+                _ => ply::search::Proof::Exact,
             };
             let input: Box<dyn io::BufRead> = match file {
                 Some(path) => Box::new(BufReader::new(std::fs::File::open(path)?)),

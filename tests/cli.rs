@@ -346,3 +346,46 @@ fn weak_solve_gives_only_the_result() {
                 .and(predicate::str::contains("solved 2 positions, 0 mismatches")),
         );
 }
+
+#[test]
+fn breakthrough_small_boards_are_solved_by_both_methods() {
+    // 4x4, 5x4 and 4x5: the second player wins, in 14, 16 and 22 plies;
+    // proof numbers find the same result. (5x5, the second player in 26
+    // plies, takes a minute and a gigabyte: scripts/breakthrough_table.sh.)
+    for (size, plies) in [("4x4", 14), ("5x4", 16), ("4x5", 22)] {
+        ply()
+            .args(["solve", "--game", "breakthrough", "--size", size])
+            .write_stdin(format!("start -{plies}\n"))
+            .assert()
+            .success()
+            .stdout(
+                predicate::str::contains(format!("start -{plies} nodes"))
+                    .and(predicate::str::contains("solved 1 positions, 0 mismatches")),
+            );
+        ply()
+            .args(["solve", "--game", "breakthrough", "--size", size, "--pns"])
+            .write_stdin(format!("start -{plies}\n"))
+            .assert()
+            .success()
+            .stdout(
+                predicate::str::contains("start -1 nodes")
+                    .and(predicate::str::contains(" ok\n"))
+                    .and(predicate::str::contains("solved 1 positions, 0 mismatches")),
+            );
+    }
+    // A won position: the proof's length comes with the result.
+    ply()
+        .args(["solve", "--game", "tictactoe", "--pns"])
+        .write_stdin("a1 b1 a2 b2\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "a1 b1 a2 b2 1 proof_plies 1 nodes",
+        ));
+    ply()
+        .args(["solve", "--game", "tictactoe", "--pns", "--weak"])
+        .write_stdin("start\n")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot be used with"));
+}

@@ -52,7 +52,7 @@ fn check_set(name: &str, step: usize, proof: Proof) -> usize {
                 let score = notation_score(DESCRIPTION.solve, moves.len() as u32, solved.value);
                 assert_eq!(score, expected, "exact score of {moves}");
             }
-            Proof::Weak => {
+            Proof::Weak | Proof::ProofNumbers => {
                 let sign = match solved.value {
                     Value::Draw => 0,
                     Value::Decided { win: true, .. } => 1,
@@ -90,4 +90,12 @@ fn beginning_easy_sample_is_solved_exactly() {
 fn weak_solving_gets_every_result_right() {
     assert_eq!(check_set("Test_L2_R1", 10, Proof::Weak), 100);
     assert_eq!(check_set("Test_L2_R2", 40, Proof::Weak), 25);
+}
+
+#[test]
+fn proof_numbers_get_every_result_right() {
+    // Wins, draws and losses: the losses and draws by the other side's
+    // proofs after every move.
+    assert_eq!(check_set("Test_L3_R1", 10, Proof::ProofNumbers), 100);
+    assert_eq!(check_set("Test_L2_R1", 20, Proof::ProofNumbers), 50);
 }

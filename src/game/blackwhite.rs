@@ -44,6 +44,7 @@ pub const DESCRIPTION: Description = Description {
         ("e1 a1 e5 a5 e2 a4 e3 e4 c3 b3 c3-a3 a4-a2-c4", 13),
     ],
     solve: SolveNotation::Plies,
+    draws: true,
     gomocup: false,
 };
 

@@ -1,4 +1,5 @@
-//! Breakthrough (Dan Troyka, 2001) on boards from 5x5 to 16x16.
+//! Breakthrough (Dan Troyka, 2001) on boards from 4x4 to 16x16, square
+//! or rectangular.
 //!
 //! Each side starts on its first two rows. A piece steps one row forward,
 //! straight or diagonally, onto an empty cell; it captures only diagonally
@@ -44,7 +45,7 @@ const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
 /// Breakthrough as the registry and the tools see it.
 pub const DESCRIPTION: Description = Description {
     name: "breakthrough",
-    title: "Breakthrough, boards 5 to 16 a side",
+    title: "Breakthrough, boards 4 to 16 a side",
     move_examples: &["a2b3", "d2d3"],
     boards: Boards::Variable {
         min: MIN_SIDE,
@@ -67,6 +68,7 @@ pub const DESCRIPTION: Description = Description {
         ),
     ],
     solve: SolveNotation::Plies,
+    draws: false,
     gomocup: false,
 };
 
@@ -271,6 +273,36 @@ impl<B: Bits> Breakthrough<B> {
         let me = self.me();
         !(self.pieces[me] & self.geo.at_distance(me, 1)).is_empty()
     }
+
+    /// The pieces of `side` one step from their goal.
+    fn threats(&self, side: usize) -> B {
+        self.pieces[side] & self.geo.at_distance(side, 1)
+    }
+
+    /// Rows to its goal of `side`'s nearest runner: a piece that no enemy
+    /// piece can ever capture or block (it stands outside every enemy's
+    /// cone) and whose file ahead is empty, so that it walks straight in.
+    /// Cones only drift away from a piece that walks on, so a runner
+    /// stays one.
+    fn nearest_runner(&self, side: usize) -> Option<usize> {
+        let enemy = 1 - side;
+        let caught = self.geo.interception_zone(self.pieces[enemy], enemy);
+        let occupied = self.pieces[0] | self.pieces[1];
+        (self.pieces[side] & !caught)
+            .squares()
+            .filter(|&sq| {
+                let mut ahead = self.geo.forward(B::bit(sq), side);
+                while !ahead.is_empty() {
+                    if !(ahead & occupied).is_empty() {
+                        return false;
+                    }
+                    ahead = self.geo.forward(ahead, side);
+                }
+                true
+            })
+            .map(|sq| self.geo.distance(sq, side))
+            .min()
+    }
 }
 
 impl<B: Bits> Game for Breakthrough<B> {
@@ -431,5 +463,81 @@ impl<B: Bits> Game for Breakthrough<B> {
 
     fn unmake_null_move(&mut self) {
         self.make_null_move();
+    }
+
+    /// Every move but the last takes a piece one row nearer its goal and
+    /// leaves it short of it: at most the rows each piece still has to go,
+    /// less one, and the winning move.
+    fn plies_left_bound(&self) -> Option<u32> {
+        let short_of_goal = self.geo.height as i32 - 2;
+        let steps: i32 = (0..2)
+            .map(|p| {
+                let set = self.pieces[p];
+                set.count() as i32 * short_of_goal - self.geo.advancement(set, p)
+            })
+            .sum();
+        Some(steps.max(0) as u32 + 1)
+    }
+
+    /// A race the rules decide: a threat to win that cannot be parried
+    /// (two pieces a step from the goal, or one that cannot be taken), or
+    /// a runner that gets through before the other side can.
+    fn proved_winner(&self) -> Option<(Player, u32)> {
+        if self.winner().is_some() {
+            return None;
+        }
+        let me = self.me();
+        let them = 1 - me;
+        let (us, other) = (self.side, self.side.other());
+        if self.can_win_now() {
+            return Some((us, 1));
+        }
+        let threats = self.threats(them);
+        if !threats.is_empty() {
+            let takers = self.geo.attacks(self.pieces[me], me);
+            let parried = threats.count() == 1 && !(threats & takers).is_empty();
+            return (!parried).then_some((other, 2));
+        }
+        // My runner, `d` rows out, arrives on my d-th move; the other
+        // side's nearest piece, `e` rows out, on its e-th at the soonest.
+        let nearest = |p| self.geo.nearest(self.pieces[p], p).unwrap_or(usize::MAX);
+        if let Some(d) = self.nearest_runner(me)
+            && d <= nearest(them)
+        {
+            return Some((us, 2 * d as u32 - 1));
+        }
+        if let Some(d) = self.nearest_runner(them)
+            && d < nearest(me)
+        {
+            return Some((other, 2 * d as u32));
+        }
+        None
+    }
+
+    fn winning_move(&self) -> Option<Move> {
+        if !self.can_win_now() || self.winner().is_some() {
+            return None;
+        }
+        let mut moves = Vec::with_capacity(8);
+        self.moves_onto(self.geo.at_distance(self.me(), 0), &mut moves);
+        moves
+            .into_iter()
+            .find(|mv| self.geo.distance(mv.to as usize, self.me()) == 0)
+    }
+
+    /// A move can only lose at once by leaving the other side a piece a
+    /// step from its goal: with one there, only the captures of it are
+    /// played; with two, none saves the game.
+    fn non_losing_moves(&self, moves: &mut Vec<Move>) {
+        let threats = self.threats(1 - self.me());
+        match threats.count() {
+            0 => self.generate_moves(moves),
+            1 => {
+                self.moves_onto(B::ZERO, moves);
+                moves.retain(|mv| threats.has(mv.to as usize));
+            }
+            _ => return,
+        }
+        moves.sort_by_key(|&mv| std::cmp::Reverse(self.move_score(mv)));
     }
 }

@@ -30,6 +30,7 @@ pub const DESCRIPTION: Description = Description {
     solve: SolveNotation::StonesLeft {
         cells: (WIDTH * HEIGHT) as u32,
     },
+    draws: true,
     gomocup: false,
 };
 
@@ -265,6 +266,7 @@ impl Game for Connect4 {
     const DESCRIPTION: &'static Description = &DESCRIPTION;
     const HISTORY_SLOTS: usize = WIDTH;
     const HASH_AFTER_IS_CHEAP: bool = true;
+    const SOLVER_FIRST: bool = true;
 
     fn start(settings: &Settings) -> Result<Self, GameError> {
         super::settings_must_be_default(Self::NAME, settings)?;

@@ -85,6 +85,9 @@ pub struct Description {
     pub bench: &'static [(&'static str, u32)],
     /// How `ply solve` lines are written for this game.
     pub solve: SolveNotation,
+    /// Whether a game can end in a draw: where it cannot, a side that
+    /// cannot force a win loses.
+    pub draws: bool,
     /// The board's cells are Gomocup's `x,y` squares: Piskvork engines can
     /// play the game, openings may be given as Gomocup offsets from the
     /// centre, and games can be recorded as SGF.

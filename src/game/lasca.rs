@@ -51,6 +51,7 @@ pub const DESCRIPTION: Description = Description {
         ),
     ],
     solve: SolveNotation::Plies,
+    draws: true,
     gomocup: false,
 };
 

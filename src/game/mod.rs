@@ -219,6 +219,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// table entry while the move is made.
     const HASH_AFTER_IS_CHEAP: bool = false;
 
+    /// Whether a timed play search gives the exact solver the first share
+    /// of its time, with a solver table kept beside the main one: for a
+    /// game whose [`Game::plies_left_bound`] is short enough that proofs
+    /// come within a move's time (Connect Four). A bound alone does not
+    /// say so: Breakthrough's is a hundred plies and more.
+    const SOLVER_FIRST: bool = false;
+
     /// The start position of the variant `settings` names; `Err` for a size
     /// or rule the game does not offer.
     fn start(settings: &Settings) -> Result<Self, GameError>;
@@ -420,6 +427,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// knows a bound (a board that fills up). It bounds how late a win can
     /// come, and so the range of exact scores the solver narrows.
     fn plies_left_bound(&self) -> Option<u32> {
+        None
+    }
+
+    /// A winner the rules name from here without search, and the most
+    /// plies its win takes: a runner no defender can stop before it gets
+    /// through, a threat to win that cannot be parried. Proof-number
+    /// search takes it as proved. `None` when the game sees none (the
+    /// default). A win on the next move need not be named here:
+    /// [`Game::winning_move`] finds it.
+    fn proved_winner(&self) -> Option<(Player, u32)> {
         None
     }
 

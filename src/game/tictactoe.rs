@@ -17,6 +17,7 @@ pub const DESCRIPTION: Description = Description {
     rules: &[],
     bench: &[("", 9), ("b2 a1", 9), ("a1 b2 c3", 9)],
     solve: SolveNotation::Plies,
+    draws: true,
     gomocup: false,
 };
 

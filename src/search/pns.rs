@@ -16,8 +16,9 @@
 //! it.
 //!
 //! The trees here have no cycles (the games' moves are irreversible or
-//! the attacker's threats never repeat); a path deeper than the search's
-//! limit counts as not proved.
+//! the attacker's threats never repeat). A node as deep as the search's
+//! limit is not expanded: only what the game tells at once of it counts,
+//! and a node it leaves open counts as not proved.
 
 use super::clock::Clock;
 use crate::game::{Game, Outcome, Player};
@@ -403,6 +404,15 @@ impl ProofSearch {
             tree.play(moves[best]);
             children[best] = self.mid(tree, !or, child_pn, child_dn, depth + 1);
             tree.undo(moves[best]);
+            if depth == 0 {
+                // Progress of a long proof (RUST_LOG=info).
+                log::info!(
+                    "pns: root proof number {} disproof number {} after {} nodes",
+                    current.pn,
+                    current.dn,
+                    self.nodes
+                );
+            }
         }
     }
 
@@ -471,8 +481,12 @@ impl ProofSearch {
     }
 }
 
-/// A whole game as a proof tree: can the side to move at the root force a
-/// win? Every legal move is tried on both sides; a draw is not a win.
+/// A whole game as a proof tree: can the attacker (the side to move at
+/// the root) force a win? A position is settled at once when the game is
+/// over, when the side to move wins with its next move, or when the game
+/// names the winner of a race ([`Game::proved_winner`]); otherwise the
+/// moves tried are those that do not lose at once
+/// ([`Game::non_losing_moves`]). A draw is not a win.
 pub struct WholeGame<G: Game> {
     /// The position searched from (back at the root after a search).
     pub pos: G,
@@ -484,6 +498,14 @@ impl<G: Game> WholeGame<G> {
     pub fn new(pos: G) -> Self {
         let attacker = pos.side_to_move();
         WholeGame { pos, attacker }
+    }
+
+    fn proved_for(&self, winner: Player, plies: u32) -> Status {
+        if winner == self.attacker {
+            Status::Proved(plies.min(u32::from(u16::MAX - 1)) as u16)
+        } else {
+            Status::Disproved
+        }
     }
 }
 
@@ -497,18 +519,36 @@ impl<G: Game> ProofTree for WholeGame<G> {
 
     fn status(&mut self, _or: bool) -> Status {
         match self.pos.outcome() {
-            Some(Outcome::Win(p)) if p == self.attacker => Status::Proved(0),
-            Some(_) => Status::Disproved,
+            Some(Outcome::Win(p)) => return self.proved_for(p, 0),
+            Some(Outcome::Draw) => return Status::Disproved,
+            None => {}
+        }
+        let mover = self.pos.side_to_move();
+        if self.pos.winning_move().is_some() {
+            return self.proved_for(mover, 1);
+        }
+        match self.pos.proved_winner() {
+            Some((winner, plies)) => self.proved_for(winner, plies),
             None => Status::Open,
         }
     }
 
+    /// The winning move alone where there is one (only a root settled
+    /// at once is asked), else the moves that do not lose at once.
     fn moves(&mut self, _or: bool, moves: &mut Vec<G::Move>) {
-        self.pos.generate_moves(moves);
+        match self.pos.winning_move() {
+            Some(mv) => moves.push(mv),
+            None => self.pos.non_losing_moves(moves),
+        }
     }
 
+    /// A defender whose every move lets the attacker win at once loses
+    /// two plies on; one with no move at all is left to the rules
+    /// (`outcome`), and counts as not lost here.
     fn unstoppable(&mut self) -> Option<u16> {
-        None
+        let mut any = Vec::new();
+        self.pos.generate_moves(&mut any);
+        (!any.is_empty()).then_some(2)
     }
 
     fn play(&mut self, mv: G::Move) {
@@ -518,6 +558,73 @@ impl<G: Game> ProofTree for WholeGame<G> {
     fn undo(&mut self, mv: G::Move) {
         self.pos.unmake_move(mv);
     }
+}
+
+/// A game's value for the side to move at `root`, proved by df-pn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameValue<M> {
+    /// A win: the first move, and the plies to the end of the proof found
+    /// (an upper bound on the shortest win).
+    Win(M, u32),
+    /// A draw: a move that keeps it.
+    Draw(Option<M>),
+    /// A loss: the plies to the end of the longest proof of the other
+    /// side's wins, when they were searched (`None` in a game without
+    /// draws, where failing to win is losing).
+    Loss(Option<u32>),
+}
+
+/// Solves `root` weakly: whether its side to move wins, and else, in a
+/// game with draws, whether the other side wins after every move. `None`
+/// when the search's limits cut it short.
+pub fn solve_game<G: Game>(search: &mut ProofSearch, root: &G) -> Option<GameValue<G::Move>> {
+    match root.outcome() {
+        Some(Outcome::Draw) => return Some(GameValue::Draw(None)),
+        Some(Outcome::Win(p)) if p != root.side_to_move() => return Some(GameValue::Loss(Some(0))),
+        Some(_) => return None,
+        None => {}
+    }
+    let mut tree = WholeGame::new(root.clone());
+    let mut nodes = 0;
+    let first = search.prove(&mut tree);
+    nodes += search.nodes;
+    let value = match first {
+        Proof::Win(mv, plies) => Some(GameValue::Win(mv, plies)),
+        Proof::Unknown => None,
+        Proof::NoWin if !G::DESCRIPTION.draws => Some(GameValue::Loss(None)),
+        Proof::NoWin => {
+            // Lost only if the other side wins after every move.
+            let mut moves = Vec::new();
+            root.generate_moves(&mut moves);
+            let mut longest = 0;
+            let mut drawing = None;
+            let mut pos = root.clone();
+            for mv in moves {
+                pos.make_move(mv);
+                let mut reply = WholeGame::new(pos.clone());
+                let proof = search.prove(&mut reply);
+                nodes += search.nodes;
+                pos.unmake_move(mv);
+                match proof {
+                    Proof::Win(_, plies) => longest = longest.max(plies + 1),
+                    Proof::NoWin => {
+                        drawing = Some(mv);
+                        break;
+                    }
+                    Proof::Unknown => {
+                        search.nodes = nodes;
+                        return None;
+                    }
+                }
+            }
+            Some(match drawing {
+                Some(mv) => GameValue::Draw(Some(mv)),
+                None => GameValue::Loss(Some(longest)),
+            })
+        }
+    };
+    search.nodes = nodes;
+    value
 }
 
 #[cfg(test)]
@@ -571,6 +678,53 @@ mod tests {
         assert!(wins > 100, "{wins}");
     }
 
+    /// A whole game solved weakly agrees with negamax: wins, draws and
+    /// losses where negamax finds them, moves that keep the value, and
+    /// lengths no shorter than the true ones.
+    #[test]
+    fn tic_tac_toe_values_are_solved_as_negamax_finds_them() {
+        let mut search = ProofSearch::new(1, 64);
+        let mut all = Vec::new();
+        positions(
+            &mut TicTacToe::start(&Settings::default()).unwrap(),
+            9,
+            &mut all,
+        );
+        let mut seen = [0; 3];
+        for pos in all.iter().step_by(5) {
+            let exact = reference::negamax(&mut pos.clone(), 10, false);
+            let value = solve_game(&mut search, pos).expect("no limits");
+            let kept = |mv: <TicTacToe as Game>::Move| -> i32 {
+                let mut after = pos.clone();
+                after.make_move(mv);
+                -reference::negamax(&mut after, 9, false)
+            };
+            match value {
+                GameValue::Win(mv, plies) => {
+                    assert!(exact > 0 && kept(mv) > 0, "{}", pos.to_fen());
+                    assert!(plies as i32 >= MATE - exact);
+                    seen[0] += 1;
+                }
+                GameValue::Draw(mv) => {
+                    assert_eq!(exact, 0, "{}", pos.to_fen());
+                    assert_eq!(kept(mv.unwrap()), 0, "{}", pos.to_fen());
+                    seen[1] += 1;
+                }
+                GameValue::Loss(plies) => {
+                    assert!(exact < 0, "{}", pos.to_fen());
+                    assert!(plies.unwrap() as i32 >= MATE + exact);
+                    seen[2] += 1;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 20), "{seen:?}");
+        let start = TicTacToe::start(&Settings::default()).unwrap();
+        assert!(matches!(
+            solve_game(&mut search, &start),
+            Some(GameValue::Draw(Some(_)))
+        ));
+    }
+
     #[test]
     fn connect4_endgames_are_proved_as_negamax_scores_them() {
         let mut search = ProofSearch::new(4, 64);
@@ -621,9 +775,11 @@ mod tests {
             .into_iter()
             .find(|p| reference::negamax(&mut p.clone(), 10, false) == MATE - 5)
             .unwrap();
-        let deep = ProofSearch::new(1, 5).prove(&mut WholeGame::new(pos.clone()));
+        // The attacker's third move wins at once: the game's first look
+        // at the position before it (4 plies deep) proves it, unexpanded.
+        let deep = ProofSearch::new(1, 4).prove(&mut WholeGame::new(pos.clone()));
         assert!(matches!(deep, Proof::Win(_, 5)), "{deep:?}");
-        let shallow = ProofSearch::new(1, 4).prove(&mut WholeGame::new(pos));
+        let shallow = ProofSearch::new(1, 3).prove(&mut WholeGame::new(pos));
         assert_eq!(shallow, Proof::NoWin);
     }
 

@@ -231,6 +231,8 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
                 best = self.root_move.or(best);
                 self.proved = best.map(|mv| (lo, mv));
             }
+            // Progress of a long solve (RUST_LOG=info): where the value is.
+            log::info!("solver: value in [{lo}, {hi}] after {} nodes", self.nodes);
         }
         if best.is_none() {
             // Every search failed low: all moves lose as quickly as the

@@ -4,7 +4,8 @@
 
 use super::bits::Bits;
 
-pub const MIN_SIDE: usize = 5;
+/// The smallest side: on 4 rows the two armies start face to face.
+pub const MIN_SIDE: usize = 4;
 pub const MAX_SIDE: usize = 16;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

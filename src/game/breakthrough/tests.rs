@@ -69,7 +69,7 @@ fn every_bit_set_width_gives_the_same_tree() {
 
 #[test]
 fn sizes_and_rules_are_checked() {
-    for (w, h) in [(4, 8), (8, 4), (17, 8), (8, 17), (0, 0)] {
+    for (w, h) in [(3, 8), (8, 3), (17, 8), (8, 17), (0, 0)] {
         assert!(matches!(
             Breakthrough::<Wide>::start(&sized(w, h)),
             Err(GameError::Unsupported(_))
@@ -229,6 +229,7 @@ fn random_games<B: Bits>(settings: &Settings, games: usize) {
         let mut pos = Breakthrough::<B>::start(settings).unwrap();
         let mut line = Vec::new();
         let mut moves = Vec::new();
+        let mut bounds = Vec::new();
         loop {
             let eval = pos.evaluate();
             assert!(eval.abs() < EVAL_LIMIT);
@@ -241,6 +242,8 @@ fn random_games<B: Bits>(settings: &Settings, games: usize) {
                 break;
             }
             assert!(!moves.is_empty(), "no stalemate in Breakthrough");
+            hooks_agree_with_trial(&pos);
+            bounds.push(pos.plies_left_bound().unwrap());
             let mut tactical = Vec::new();
             pos.tactical_moves(&mut tactical);
             for mv in &tactical {
@@ -262,10 +265,44 @@ fn random_games<B: Bits>(settings: &Settings, games: usize) {
             line.push((pos.clone(), mv));
             pos.make_move(mv);
         }
+        let length = bounds.len() as u32;
+        for (played, bound) in bounds.into_iter().enumerate() {
+            assert!(
+                length - played as u32 <= bound,
+                "the game outlasts its bound"
+            );
+        }
         while let Some((before, mv)) = line.pop() {
             pos.unmake_move(mv);
             assert_eq!(pos, before);
         }
+    }
+}
+
+/// The solver's hooks give what trying every move gives: the winning
+/// move, and the moves that do not lose at once.
+fn hooks_agree_with_trial<B: Bits>(pos: &Breakthrough<B>) {
+    let mut all = Vec::new();
+    pos.generate_moves(&mut all);
+    let side = pos.side_to_move();
+    let wins = |mv: Move| {
+        let mut child = pos.clone();
+        child.make_move(mv);
+        child.outcome() == Some(Outcome::Win(side))
+    };
+    match pos.winning_move() {
+        Some(mv) => assert!(all.contains(&mv) && wins(mv), "{}", pos.to_fen()),
+        None => assert!(!all.into_iter().any(wins), "{}", pos.to_fen()),
+    }
+    if pos.winning_move().is_none() {
+        let mut fast = Vec::new();
+        pos.non_losing_moves(&mut fast);
+        let mut slow = Vec::new();
+        crate::game::non_losing_moves_by_trial(pos, &mut slow);
+        let key = |m: &Move| (m.from, m.to);
+        fast.sort_by_key(key);
+        slow.sort_by_key(key);
+        assert_eq!(fast, slow, "{}", pos.to_fen());
     }
 }
 
@@ -276,6 +313,52 @@ fn random_games_keep_every_invariant() {
     random_games::<u128>(&sized(11, 11), 5);
     random_games::<Wide>(&sized(16, 16), 3);
     random_games::<Wide>(&sized(13, 7), 5);
+    for (w, h) in [(4, 4), (5, 4), (4, 5), (6, 5)] {
+        random_games::<u64>(&sized(w, h), 30);
+    }
+}
+
+/// Every race the rules decide is confirmed by the exact solver: the
+/// named side wins, in no more plies than named.
+#[test]
+fn proved_winners_are_confirmed_by_the_solver() {
+    use crate::search::score::MATE;
+    use crate::search::solver::Solver;
+    let mut rng = Lcg(5);
+    let mut solver = Solver::<Breakthrough<u64>>::new(16).unwrap();
+    let mut named = [0; 2];
+    for (w, h) in [(4, 4), (5, 4), (4, 5), (5, 5), (6, 5)] {
+        let settings = sized(w, h);
+        for game in 0..60 {
+            let mut pos = Breakthrough::<u64>::start(&settings).unwrap();
+            let mut moves = Vec::new();
+            // Far enough in for the solver to finish at once.
+            let skip = w * h / 2 + game % 5;
+            for played in 0.. {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                if played >= skip
+                    && let Some((winner, plies)) = pos.proved_winner()
+                {
+                    solver.clear();
+                    let score = solver.solve(&pos, false).unwrap().score;
+                    let mover_wins = winner == pos.side_to_move();
+                    assert_eq!(score > 0, mover_wins, "{}", pos.to_fen());
+                    assert!(
+                        MATE - score.abs() <= plies as i32,
+                        "{} {plies} {score}",
+                        pos.to_fen()
+                    );
+                    named[usize::from(mover_wins)] += 1;
+                }
+                moves.clear();
+                pos.generate_moves(&mut moves);
+                pos.make_move(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(named[0] > 50 && named[1] > 50, "{named:?}");
 }
 
 #[test]

@@ -48,6 +48,7 @@ pub const DESCRIPTION: Description = Description {
         ("h8 i8 g9 i9 i10 j9 h9 h10 g7 f6 g8", 6),
     ],
     solve: SolveNotation::Plies,
+    draws: true,
     gomocup: true,
 };
 

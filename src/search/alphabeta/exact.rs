@@ -10,7 +10,8 @@ use std::time::Duration;
 use super::{Proof, Report, SearchLimits, SearchResult, Searcher};
 use crate::game::Game;
 use crate::search::clock::Clock;
-use crate::search::score::{self, MATE, Score};
+use crate::search::pns::{self, GameValue, ProofSearch};
+use crate::search::score::{self, MATE, MAX_PLY, Score};
 use crate::search::solver::Solver;
 
 /// Timed searches shorter than this do not try the solver first: half of
@@ -26,6 +27,9 @@ pub(super) struct Exact<G: Game> {
     /// two plies after the last position solved (its value, two plies
     /// nearer the end, after its best move and any reply), by hash.
     pub hints: HashMap<u64, i32>,
+    /// The proof-number search of the solving mode, with a table of
+    /// `Hash` MB: allocated on first use.
+    pub numbers: Option<ProofSearch>,
 }
 
 impl<G: Game> Default for Exact<G> {
@@ -33,6 +37,7 @@ impl<G: Game> Default for Exact<G> {
         Exact {
             solver: None,
             hints: HashMap::new(),
+            numbers: None,
         }
     }
 }
@@ -57,6 +62,7 @@ impl<G: Game> Searcher<G> {
             && limits.depth.is_none()
             && limits.nodes.is_none()
             && self.excluded_root.is_empty()
+            && G::SOLVER_FIRST
             && root.plies_left_bound().is_some()
             && self
                 .clock
@@ -120,6 +126,9 @@ impl<G: Game> Searcher<G> {
         limits: Clock,
         report: &mut dyn FnMut(&Report<G::Move>),
     ) -> Result<SearchResult<G::Move>, SearchResult<G::Move>> {
+        if proof == Proof::ProofNumbers {
+            return self.solve_by_numbers(root, limits, report);
+        }
         let started = self.clock.started();
         let fallback = self.fallback_move(root);
         let cut_short = |nodes| SearchResult {
@@ -165,6 +174,56 @@ impl<G: Game> Searcher<G> {
             nodes: solved.nodes,
             elapsed,
         })
+    }
+
+    /// The solving mode by proof numbers: the root's value for its side
+    /// to move as one iteration (a win as a mate in the plies of its
+    /// proof, a loss whose length was not searched as -1); an error
+    /// result when `limits` cut it short.
+    fn solve_by_numbers(
+        &mut self,
+        root: &G,
+        limits: Clock,
+        report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> Result<SearchResult<G::Move>, SearchResult<G::Move>> {
+        let depth = root
+            .plies_left_bound()
+            .map_or(MAX_PLY, |n| (n as usize + 1).min(MAX_PLY));
+        let hash_mb = self.hash_mb;
+        let search = self
+            .exact
+            .numbers
+            .get_or_insert_with(|| ProofSearch::new(hash_mb, depth));
+        search.set_max_depth(depth);
+        self.clock.restart();
+        let node_limit = limits.node_limit();
+        search.set_limits(limits, node_limit);
+        let value = pns::solve_game(search, root);
+        let nodes = search.nodes();
+        let elapsed = self.clock.elapsed();
+        let (score, best) = match value {
+            None => {
+                return Err(SearchResult {
+                    best: self.fallback_move(root),
+                    last: None,
+                    nodes,
+                    elapsed,
+                });
+            }
+            Some(GameValue::Win(mv, plies)) => (MATE - plies as i32, Some(mv)),
+            Some(GameValue::Draw(mv)) => (0, mv),
+            Some(GameValue::Loss(Some(plies))) => (plies as i32 - MATE, None),
+            Some(GameValue::Loss(None)) => (-1, None),
+        };
+        let best = best.or_else(|| self.fallback_move(root));
+        Ok(exact_result(
+            root,
+            score,
+            nodes,
+            elapsed,
+            best.into_iter().collect(),
+            report,
+        ))
     }
 
     /// Bounds known on `root`'s exact value: the book's value, or the

@@ -35,4 +35,9 @@ pub enum Proof {
     /// Only whether the side to move wins, draws or loses (the score's
     /// sign).
     Weak,
+    /// Whether the side to move wins, draws or loses, proved by
+    /// depth-first proof-number search (for games whose length the game
+    /// cannot bound): a win scores as a mate in the plies of the proof
+    /// found, a loss in a game without draws only by its sign.
+    ProofNumbers,
 }

@@ -39,13 +39,15 @@ impl<G: Game> Searcher<G> {
         Ok(searcher)
     }
 
-    /// Whether the game's length is bounded: then the timed search tries
-    /// the solver first, and `Hash` sizes the solver's table.
+    /// Whether the game's length is bounded and short enough to solve in
+    /// play: then the timed search tries the solver first, and `Hash`
+    /// sizes the solver's table.
     pub(super) fn bounded() -> bool {
-        G::start(&crate::game::Settings::default())
-            .ok()
-            .and_then(|pos| pos.plies_left_bound())
-            .is_some()
+        G::SOLVER_FIRST
+            && G::start(&crate::game::Settings::default())
+                .ok()
+                .and_then(|pos| pos.plies_left_bound())
+                .is_some()
     }
 
     /// The main table's size for a `Hash` of `hash_mb`.
@@ -175,6 +177,9 @@ impl<G: Game> Searcher<G> {
             solver.clear();
         }
         self.exact.hints.clear();
+        if let Some(numbers) = &mut self.exact.numbers {
+            numbers.table().clear();
+        }
         self.last_copy = None;
     }
 }
