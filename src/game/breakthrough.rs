@@ -279,16 +279,20 @@ impl<B: Bits> Breakthrough<B> {
         self.pieces[side] & self.geo.at_distance(side, 1)
     }
 
-    /// Rows to its goal of `side`'s nearest runner: a piece that no enemy
-    /// piece can ever capture or block (it stands outside every enemy's
-    /// cone) and whose file ahead is empty, so that it walks straight in.
+    /// The pieces of `side` that no enemy piece can ever capture or block
+    /// on a straight walk to the goal: those outside every enemy's cone.
     /// Cones only drift away from a piece that walks on, so a runner
     /// stays one.
-    fn nearest_runner(&self, side: usize) -> Option<usize> {
+    fn runners(&self, side: usize) -> B {
         let enemy = 1 - side;
-        let caught = self.geo.interception_zone(self.pieces[enemy], enemy);
+        self.pieces[side] & !self.geo.interception_zone(self.pieces[enemy], enemy)
+    }
+
+    /// Rows to its goal of `side`'s nearest runner whose file ahead is
+    /// clear, so that it surely walks straight in.
+    fn nearest_clear_runner(&self, side: usize) -> Option<usize> {
         let occupied = self.pieces[0] | self.pieces[1];
-        (self.pieces[side] & !caught)
+        self.runners(side)
             .squares()
             .filter(|&sq| {
                 let mut ahead = self.geo.forward(B::bit(sq), side);
@@ -302,6 +306,35 @@ impl<B: Bits> Breakthrough<B> {
             })
             .map(|sq| self.geo.distance(sq, side))
             .min()
+    }
+
+    /// Whether the other side threatens a win the side to move cannot
+    /// parry: two pieces a step from their goal, or one it cannot take.
+    fn unparriable_threat(&self) -> bool {
+        let me = self.me();
+        let threats = self.threats(1 - me);
+        !threats.is_empty()
+            && (threats.count() > 1
+                || !(threats & !self.geo.attacks(self.pieces[me], me)).is_empty())
+    }
+
+    /// The race between the sides' nearest runners, `runners[side]` rows
+    /// from the goal: the side that wins it and in how many of its own
+    /// moves. A runner wins if it arrives before the other side's nearest
+    /// piece could; the side to move wins a tie.
+    fn race_winner(&self, runners: [Option<usize>; 2]) -> Option<(usize, usize)> {
+        let me = self.me();
+        let them = 1 - me;
+        let nearest = |p| self.geo.nearest(self.pieces[p], p).unwrap_or(usize::MAX);
+        if let Some(d) = runners[me]
+            && d <= nearest(them)
+        {
+            return Some((me, d));
+        }
+        match runners[them] {
+            Some(d) if d < nearest(me) => Some((them, d)),
+            _ => None,
+        }
     }
 }
 
@@ -479,39 +512,27 @@ impl<B: Bits> Game for Breakthrough<B> {
         Some(steps.max(0) as u32 + 1)
     }
 
-    /// A race the rules decide: a threat to win that cannot be parried
-    /// (two pieces a step from the goal, or one that cannot be taken), or
-    /// a runner that gets through before the other side can.
+    /// A race the rules decide: a threat to win that cannot be parried,
+    /// or a runner with a clear file that gets through first.
     fn proved_winner(&self) -> Option<(Player, u32)> {
         if self.winner().is_some() {
             return None;
         }
-        let me = self.me();
-        let them = 1 - me;
-        let (us, other) = (self.side, self.side.other());
         if self.can_win_now() {
-            return Some((us, 1));
+            return Some((self.side, 1));
         }
-        let threats = self.threats(them);
-        if !threats.is_empty() {
-            let takers = self.geo.attacks(self.pieces[me], me);
-            let parried = threats.count() == 1 && !(threats & takers).is_empty();
-            return (!parried).then_some((other, 2));
+        if !self.threats(1 - self.me()).is_empty() {
+            return self.unparriable_threat().then_some((self.side.other(), 2));
         }
-        // My runner, `d` rows out, arrives on my d-th move; the other
-        // side's nearest piece, `e` rows out, on its e-th at the soonest.
-        let nearest = |p| self.geo.nearest(self.pieces[p], p).unwrap_or(usize::MAX);
-        if let Some(d) = self.nearest_runner(me)
-            && d <= nearest(them)
-        {
-            return Some((us, 2 * d as u32 - 1));
-        }
-        if let Some(d) = self.nearest_runner(them)
-            && d < nearest(me)
-        {
-            return Some((other, 2 * d as u32));
-        }
-        None
+        let runners = [0, 1].map(|p| self.nearest_clear_runner(p));
+        // The side to move's d-th move is ply 2d - 1, the other's ply 2d.
+        self.race_winner(runners).map(|(side, d)| {
+            if side == self.me() {
+                (self.side, 2 * d as u32 - 1)
+            } else {
+                (self.side.other(), 2 * d as u32)
+            }
+        })
     }
 
     fn winning_move(&self) -> Option<Move> {

@@ -491,13 +491,19 @@ pub struct WholeGame<G: Game> {
     /// The position searched from (back at the root after a search).
     pub pos: G,
     attacker: Player,
+    root: u64,
 }
 
 impl<G: Game> WholeGame<G> {
     /// The tree of `pos`, its side to move attacking.
     pub fn new(pos: G) -> Self {
         let attacker = pos.side_to_move();
-        WholeGame { pos, attacker }
+        let root = pos.hash();
+        WholeGame {
+            pos,
+            attacker,
+            root,
+        }
     }
 
     fn proved_for(&self, winner: Player, plies: u32) -> Status {
@@ -533,12 +539,16 @@ impl<G: Game> ProofTree for WholeGame<G> {
         }
     }
 
-    /// The winning move alone where there is one (only a root settled
-    /// at once is asked), else the moves that do not lose at once.
+    /// The moves that do not lose at once. Only the root is asked for
+    /// its moves when it may have a winning move (settled at once, its
+    /// proving move is looked for): there the winning move alone.
     fn moves(&mut self, _or: bool, moves: &mut Vec<G::Move>) {
-        match self.pos.winning_move() {
-            Some(mv) => moves.push(mv),
-            None => self.pos.non_losing_moves(moves),
+        if self.pos.hash() == self.root
+            && let Some(mv) = self.pos.winning_move()
+        {
+            moves.push(mv);
+        } else {
+            self.pos.non_losing_moves(moves);
         }
     }
 
@@ -578,53 +588,53 @@ pub enum GameValue<M> {
 /// game with draws, whether the other side wins after every move. `None`
 /// when the search's limits cut it short.
 pub fn solve_game<G: Game>(search: &mut ProofSearch, root: &G) -> Option<GameValue<G::Move>> {
+    let mut nodes = 0;
+    let value = game_value(search, root, &mut nodes);
+    search.nodes = nodes;
+    value
+}
+
+/// Whether the side to move at `pos` wins, its search's nodes added to
+/// `nodes`.
+fn prove_counted<G: Game>(search: &mut ProofSearch, pos: &G, nodes: &mut u64) -> Proof<G::Move> {
+    let proof = search.prove(&mut WholeGame::new(pos.clone()));
+    *nodes += search.nodes;
+    proof
+}
+
+fn game_value<G: Game>(
+    search: &mut ProofSearch,
+    root: &G,
+    nodes: &mut u64,
+) -> Option<GameValue<G::Move>> {
     match root.outcome() {
         Some(Outcome::Draw) => return Some(GameValue::Draw(None)),
         Some(Outcome::Win(p)) if p != root.side_to_move() => return Some(GameValue::Loss(Some(0))),
         Some(_) => return None,
         None => {}
     }
-    let mut tree = WholeGame::new(root.clone());
-    let mut nodes = 0;
-    let first = search.prove(&mut tree);
-    nodes += search.nodes;
-    let value = match first {
-        Proof::Win(mv, plies) => Some(GameValue::Win(mv, plies)),
-        Proof::Unknown => None,
-        Proof::NoWin if !G::DESCRIPTION.draws => Some(GameValue::Loss(None)),
-        Proof::NoWin => {
-            // Lost only if the other side wins after every move.
-            let mut moves = Vec::new();
-            root.generate_moves(&mut moves);
-            let mut longest = 0;
-            let mut drawing = None;
-            let mut pos = root.clone();
-            for mv in moves {
-                pos.make_move(mv);
-                let mut reply = WholeGame::new(pos.clone());
-                let proof = search.prove(&mut reply);
-                nodes += search.nodes;
-                pos.unmake_move(mv);
-                match proof {
-                    Proof::Win(_, plies) => longest = longest.max(plies + 1),
-                    Proof::NoWin => {
-                        drawing = Some(mv);
-                        break;
-                    }
-                    Proof::Unknown => {
-                        search.nodes = nodes;
-                        return None;
-                    }
-                }
-            }
-            Some(match drawing {
-                Some(mv) => GameValue::Draw(Some(mv)),
-                None => GameValue::Loss(Some(longest)),
-            })
+    match prove_counted(search, root, nodes) {
+        Proof::Win(mv, plies) => return Some(GameValue::Win(mv, plies)),
+        Proof::Unknown => return None,
+        Proof::NoWin if !G::DESCRIPTION.draws => return Some(GameValue::Loss(None)),
+        Proof::NoWin => {}
+    }
+    // Lost only if the other side wins after every move.
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    let mut longest = 0;
+    let mut pos = root.clone();
+    for mv in moves {
+        pos.make_move(mv);
+        let proof = prove_counted(search, &pos, nodes);
+        pos.unmake_move(mv);
+        match proof {
+            Proof::Win(_, plies) => longest = longest.max(plies + 1),
+            Proof::NoWin => return Some(GameValue::Draw(Some(mv))),
+            Proof::Unknown => return None,
         }
-    };
-    search.nodes = nodes;
-    value
+    }
+    Some(GameValue::Loss(Some(longest)))
 }
 
 #[cfg(test)]

@@ -46,7 +46,6 @@ const HOME: i32 = 8;
 const TEMPO: i32 = 5;
 
 pub fn evaluate<B: Bits>(pos: &Breakthrough<B>) -> i32 {
-    let geo = &pos.geo;
     let me = pos.me();
     let them = 1 - me;
     let (mine, theirs) = (pos.pieces[me], pos.pieces[them]);
@@ -59,10 +58,7 @@ pub fn evaluate<B: Bits>(pos: &Breakthrough<B>) -> i32 {
     }
     // Enemy pieces one step from their goal must be taken at once: two of
     // them, or one we do not attack, cannot be stopped.
-    let threats = theirs & geo.at_distance(them, 1);
-    if !threats.is_empty()
-        && (threats.count() > 1 || !(threats & !geo.attacks(mine, me)).is_empty())
-    {
+    if pos.unparriable_threat() {
         return -(DECISIVE - 2 * PER_MOVE);
     }
     if let Some(score) = race(pos) {
@@ -75,29 +71,15 @@ pub fn evaluate<B: Bits>(pos: &Breakthrough<B>) -> i32 {
 /// A runner is a piece outside every enemy interception cone: going
 /// straight ahead it can be neither captured nor blocked (an enemy piece
 /// must be within one file per row of distance to reach it in time). It
-/// wins if it arrives before the enemy's most advanced piece could.
+/// wins if it arrives before the enemy's most advanced piece could. (A
+/// guess where a friend stands on its file; the proof needs the file
+/// clear.)
 fn race<B: Bits>(pos: &Breakthrough<B>) -> Option<i32> {
-    let geo = &pos.geo;
-    let me = pos.me();
-    let them = 1 - me;
-    let (mine, theirs) = (pos.pieces[me], pos.pieces[them]);
-    let far = geo.height;
-    let my_best = geo.nearest(mine, me).unwrap_or(far);
-    let their_best = geo.nearest(theirs, them).unwrap_or(far);
-    let my_runner = geo.nearest(mine & !geo.interception_zone(theirs, them), me);
-    let their_runner = geo.nearest(theirs & !geo.interception_zone(mine, me), them);
-    // We move first, so a tie in the race is ours.
-    if let Some(d) = my_runner
-        && d <= their_best
-    {
-        return Some(DECISIVE - PER_MOVE * d as i32);
-    }
-    if let Some(d) = their_runner
-        && d < my_best
-    {
-        return Some(-(DECISIVE - PER_MOVE * d as i32));
-    }
-    None
+    let runners = [0, 1].map(|p| pos.geo.nearest(pos.runners(p), p));
+    pos.race_winner(runners).map(|(side, d)| {
+        let won = DECISIVE - PER_MOVE * d as i32;
+        if side == pos.me() { won } else { -won }
+    })
 }
 
 /// The positional value of side `p`'s pieces.
