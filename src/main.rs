@@ -64,6 +64,10 @@ enum Command {
         /// and the length of the proof found as `proof_plies`.
         #[arg(long, conflicts_with = "weak")]
         pns: bool,
+        /// A search switch to turn off (a UGI option name such as
+        /// UseSolverETC; repeat for several), to measure what it is worth.
+        #[arg(long, value_name = "SWITCH")]
+        off: Vec<String>,
     },
     /// Build an opening book of exact values for every position reachable
     /// in N plies (mirror images folded), for `setoption name BookFile`.
@@ -390,7 +394,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Piskvork) => {
             ply::protocol::piskvork::run(BufReader::new(io::stdin()), Writer::stdout())
         }
-        Some(Command::Solve { file, weak, pns }) => {
+        Some(Command::Solve {
+            file,
+            weak,
+            pns,
+            off,
+        }) => {
+            let mut params = ply::search::SearchParams::default();
+            for name in &off {
+                if !params.set(name, false) {
+                    anyhow::bail!("unknown search switch {name}");
+                }
+            }
             let proof = match (weak, pns) {
                 (_, true) => ply::search::Proof::ProofNumbers,
                 (true, _) => ply::search::Proof::Weak,
@@ -403,8 +418,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let report = tools::solve::run(
                 &game,
                 &settings,
-                hash,
-                proof,
+                tools::solve::SolveSetup {
+                    hash_mb: hash,
+                    proof,
+                    params,
+                },
                 input,
                 &mut stdout,
                 &mut io::stderr(),

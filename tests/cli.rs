@@ -389,3 +389,25 @@ fn breakthrough_small_boards_are_solved_by_both_methods() {
         .failure()
         .stderr(predicate::str::contains("cannot be used with"));
 }
+
+#[test]
+fn solver_switches_can_be_turned_off_and_the_values_stay() {
+    // A Test_L2_R1 win, loss and draw, with each knowledge switch off.
+    let lines = "1233722555341451114725221333 -1\n\
+                 5554224333234511764415115 4\n\
+                 2737772244262123677516643354 0\n";
+    for off in ["UseSolverMirror", "UseSolverCeiling", "UseSolverETC"] {
+        ply()
+            .args(["solve", "--game", "connect4", "--off", off])
+            .write_stdin(lines)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("solved 3 positions, 0 mismatches"));
+    }
+    ply()
+        .args(["solve", "--game", "connect4", "--off", "UseNothing"])
+        .write_stdin(lines)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("unknown search switch UseNothing"));
+}

@@ -7,7 +7,9 @@
 
 use std::sync::OnceLock;
 
-use super::{Boards, Description, Game, GameError, Outcome, Player, Settings, SolveNotation};
+use super::{
+    Boards, Ceiling, Description, Game, GameError, Outcome, Player, Settings, SolveNotation,
+};
 
 /// Connect Four as the registry and the tools see it.
 pub const DESCRIPTION: Description = Description {
@@ -66,6 +68,26 @@ fn zobrist() -> &'static [u64] {
 }
 const SIDE_KEY: usize = 128;
 
+/// The keys of the mirror image: a stone's key is the key of the cell
+/// it would stand on if the board were mirrored left to right, so that
+/// a position's mirror hash is its mirror image's hash.
+fn mirror_zobrist() -> &'static [u64] {
+    static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let keys = zobrist();
+        let mut mirrored = keys.to_vec();
+        for p in 0..2 {
+            for col in 0..WIDTH {
+                for row in 0..HEIGHT {
+                    mirrored[p * 64 + col * STRIDE + row] =
+                        keys[p * 64 + (WIDTH - 1 - col) * STRIDE + row];
+                }
+            }
+        }
+        mirrored
+    })
+}
+
 /// True when `stones` contain four in a row in any direction.
 pub fn has_four(stones: u64) -> bool {
     for shift in [1, STRIDE - 1, STRIDE, STRIDE + 1] {
@@ -105,11 +127,36 @@ pub struct Connect4 {
     /// is never played on).
     won: bool,
     hash: u64,
+    /// The hash of the mirror image.
+    mirror_hash: u64,
 }
 
 impl Connect4 {
     fn side_index(&self) -> usize {
         (self.plies & 1) as usize
+    }
+
+    /// Adds or takes away `p`'s stone on `cell` in both hashes, and
+    /// changes the side to move.
+    fn toggle_keys(&mut self, p: usize, cell: u64) {
+        let index = p * 64 + cell.trailing_zeros() as usize;
+        let (keys, mirrored) = (zobrist(), mirror_zobrist());
+        self.hash ^= keys[index] ^ keys[SIDE_KEY];
+        self.mirror_hash ^= mirrored[index] ^ mirrored[SIDE_KEY];
+    }
+
+    /// How promising `p`'s move to `cell` is for the solver's ordering:
+    /// twice its winning cells afterwards that the opponent's do not
+    /// undercut (a threat right above one of theirs is never reached),
+    /// and once more those right above a playable cell. Weights chosen by
+    /// the solver's nodes on Pons' sets (a fifth fewer than counting every
+    /// winning cell once).
+    fn threat_rank(&self, p: usize, cell: u64, theirs: u64) -> u32 {
+        let occupied = self.occupied | cell;
+        let threats = winning_cells(self.stones[p] | cell, occupied) & !(theirs << 1);
+        let next = (occupied + BOTTOM) & BOARD;
+        let soon = threats & (next << 1);
+        soon.count_ones() + 2 * threats.count_ones()
     }
 
     /// Cells where a stone would land now, one per non-full column.
@@ -136,21 +183,24 @@ impl Connect4 {
     fn rebuild(stones: [u64; 2]) -> Connect4 {
         let occupied = stones[0] | stones[1];
         let plies = occupied.count_ones();
-        let keys = zobrist();
-        let mut hash = if plies & 1 == 1 { keys[SIDE_KEY] } else { 0 };
-        for (p, &s) in stones.iter().enumerate() {
-            let mut bits = s;
-            while bits != 0 {
-                hash ^= keys[p * 64 + bits.trailing_zeros() as usize];
-                bits &= bits - 1;
+        let hash_with = |keys: &[u64]| {
+            let mut hash = if plies & 1 == 1 { keys[SIDE_KEY] } else { 0 };
+            for (p, &s) in stones.iter().enumerate() {
+                let mut bits = s;
+                while bits != 0 {
+                    hash ^= keys[p * 64 + bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
             }
-        }
+            hash
+        };
         Connect4 {
             stones,
             occupied,
             plies,
             won: has_four(stones[0]) || has_four(stones[1]),
-            hash,
+            hash: hash_with(zobrist()),
+            mirror_hash: hash_with(mirror_zobrist()),
         }
     }
 
@@ -251,6 +301,13 @@ const CENTRE_FIRST: [u8; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 
 /// Rows 1, 3, 5 counted from 1 at the bottom (indices 0, 2, 4).
 const ODD_ROWS: u64 = BOTTOM * 0b010101;
+/// The rows of the top row's parity (for 6 rows: 2, 4, 6 from 1 at the
+/// bottom), which claimeven gives the second player.
+const TOP_PARITY_ROWS: u64 = if HEIGHT % 2 == 1 {
+    ODD_ROWS
+} else {
+    BOARD & !ODD_ROWS
+};
 
 /// Weights of [`Connect4::zugzwang_value`]: a column's lowest threat on
 /// its owner's rows, on the other rows, a threat higher up a column, two
@@ -352,8 +409,7 @@ impl Game for Connect4 {
         self.occupied |= cell;
         self.plies += 1;
         self.won = has_four(self.stones[p]);
-        let keys = zobrist();
-        self.hash ^= keys[p * 64 + cell.trailing_zeros() as usize] ^ keys[SIDE_KEY];
+        self.toggle_keys(p, cell);
     }
 
     fn unmake_move(&mut self, col: u8) {
@@ -364,8 +420,7 @@ impl Game for Connect4 {
         self.stones[p] &= !cell;
         self.occupied &= !cell;
         self.won = false;
-        let keys = zobrist();
-        self.hash ^= keys[p * 64 + cell.trailing_zeros() as usize] ^ keys[SIDE_KEY];
+        self.toggle_keys(p, cell);
     }
 
     fn hash(&self) -> u64 {
@@ -455,6 +510,54 @@ impl Game for Connect4 {
         code.min(mirror)
     }
 
+    /// The smaller of the hash and the mirror image's hash.
+    fn solver_key(&self) -> (u64, bool) {
+        (
+            self.hash.min(self.mirror_hash),
+            self.mirror_hash < self.hash,
+        )
+    }
+
+    fn solver_key_after(&self, col: u8) -> u64 {
+        let index = self.side_index() * 64 + self.landing_cell(col).trailing_zeros() as usize;
+        let (keys, mirrored) = (zobrist(), mirror_zobrist());
+        let hash = self.hash ^ keys[index] ^ keys[SIDE_KEY];
+        let mirror_hash = self.mirror_hash ^ mirrored[index] ^ mirrored[SIDE_KEY];
+        hash.min(mirror_hash)
+    }
+
+    fn mirror_move(&self, col: u8) -> u8 {
+        (WIDTH - 1) as u8 - col
+    }
+
+    /// Claimeven (Allis 1988): when the empty cells are even in number,
+    /// the opponent can answer every move in a column with an even number
+    /// of empty cells on top of it, and a move in a column with an odd
+    /// number in another such column (there is always one). It then gets
+    /// every empty cell on the rows of the top row's parity but those
+    /// playable now, and the side to move at most the rest. If no four
+    /// fits in the rest, the side to move cannot win; if one also fits in
+    /// the opponent's cells, it loses by the end of the game. With an odd
+    /// number of empty cells, only the plain test: no four left in its
+    /// stones and the empty cells.
+    fn result_ceiling(&self) -> Option<Ceiling> {
+        let me = self.side_index();
+        let empty = BOARD & !self.occupied;
+        let left = empty.count_ones();
+        if left.is_multiple_of(2) {
+            let theirs = self.stones[1 - me] | (empty & TOP_PARITY_ROWS & !self.playable());
+            if has_four(BOARD & !theirs) {
+                None
+            } else if has_four(theirs) {
+                Some(Ceiling::Loss(left))
+            } else {
+                Some(Ceiling::Draw)
+            }
+        } else {
+            (!has_four(self.stones[me] | empty)).then_some(Ceiling::Draw)
+        }
+    }
+
     fn plies_left_bound(&self) -> Option<u32> {
         Some((WIDTH * HEIGHT) as u32 - self.plies)
     }
@@ -468,15 +571,14 @@ impl Game for Connect4 {
     }
 
     /// Forced reply when the opponent threatens to win at a playable cell;
-    /// never a cell right below one of the opponent's winning cells; the
-    /// rest ordered by the number of winning cells the move gives the side
-    /// to move, centre columns first among equals.
+    /// never a cell right below one of the opponent's winning cells;
+    /// centre columns first (the ranking by threats is
+    /// [`Game::order_solver_moves`]'s, for the nodes the solver searches).
     fn non_losing_moves(&self, moves: &mut Vec<u8>) {
         if self.won {
             return;
         }
-        let me = self.side_index();
-        let theirs = winning_cells(self.stones[1 - me], self.occupied);
+        let theirs = winning_cells(self.stones[1 - self.side_index()], self.occupied);
         let mut possible = self.playable();
         let forced = possible & theirs;
         if forced != 0 {
@@ -486,23 +588,33 @@ impl Game for Connect4 {
             possible = forced;
         }
         possible &= !(theirs >> 1);
-        let mut ranked = [(0u32, 0u8); WIDTH];
-        let mut count = 0;
         for col in CENTRE_FIRST {
-            let cell = possible & column_mask(col as usize);
-            if cell == 0 {
-                continue;
+            if possible & column_mask(col as usize) != 0 {
+                moves.push(col);
             }
-            let threats = winning_cells(self.stones[me] | cell, self.occupied | cell).count_ones();
-            let mut i = count;
-            while i > 0 && ranked[i - 1].0 < threats {
-                ranked[i] = ranked[i - 1];
-                i -= 1;
-            }
-            ranked[i] = (threats, col);
-            count += 1;
         }
-        moves.extend(ranked[..count].iter().map(|&(_, col)| col));
+    }
+
+    /// By [`Connect4::threat_rank`], centre columns first among equals.
+    fn order_solver_moves(&self, moves: &mut [u8]) {
+        let me = self.side_index();
+        let theirs = winning_cells(self.stones[1 - me], self.occupied);
+        let mut ranks = [0u32; WIDTH];
+        for (rank, &col) in ranks.iter_mut().zip(moves.iter()) {
+            *rank = self.threat_rank(me, self.landing_cell(col), theirs);
+        }
+        // Insertion sort, stable: a handful of moves.
+        for i in 1..moves.len() {
+            let (rank, col) = (ranks[i], moves[i]);
+            let mut j = i;
+            while j > 0 && ranks[j - 1] < rank {
+                ranks[j] = ranks[j - 1];
+                moves[j] = moves[j - 1];
+                j -= 1;
+            }
+            ranks[j] = rank;
+            moves[j] = col;
+        }
     }
 
     fn tactical_moves(&self, moves: &mut Vec<u8>) {
@@ -738,6 +850,100 @@ mod tests {
         // One key per board up to its mirror image, no two sharing one.
         assert_eq!(keys.len(), classes.len());
         assert!(classes.len() < boards.len());
+    }
+
+    /// Random positions `plies` deep whose game is not over, from a fixed
+    /// seed.
+    fn random_positions(count: usize, plies: u32, seed: u64) -> Vec<Connect4> {
+        use rand::SeedableRng;
+        use rand::seq::IndexedRandom;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut pos = play("");
+            for _ in 0..plies {
+                let mut moves = Vec::new();
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(*moves.choose(&mut rng).unwrap());
+            }
+            if pos.outcome().is_none() && pos.plies == plies {
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_result_ceiling_holds_under_perfect_play() {
+        use crate::search::score::MATE;
+        use crate::search::solver::{Knowledge, Solver};
+        let mut solver = Solver::<Connect4>::new(4).unwrap();
+        solver.set_knowledge(Knowledge {
+            mirror: false,
+            ceiling: false,
+            etc: false,
+        });
+        let (mut draws, mut losses) = (0, 0);
+        for plies in [28, 30, 32, 34, 36] {
+            for pos in random_positions(400, plies, plies as u64) {
+                let Some(ceiling) = pos.result_ceiling() else {
+                    continue;
+                };
+                solver.clear();
+                let exact = solver.solve(&pos, false).unwrap().score;
+                match ceiling {
+                    Ceiling::Draw => {
+                        draws += 1;
+                        assert!(exact <= 0, "{} {exact}", pos.to_fen());
+                    }
+                    Ceiling::Loss(within) => {
+                        losses += 1;
+                        assert!(
+                            exact < 0 && MATE + exact <= within as i32,
+                            "{} {exact} {within}",
+                            pos.to_fen()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(draws > 40 && losses > 10, "{draws} draws, {losses} losses");
+    }
+
+    #[test]
+    fn solver_keys_fold_mirror_images() {
+        let mirrored = |line: &str| -> String {
+            line.chars()
+                .map(|c| char::from(b'8' - (c as u8 - b'0')))
+                .collect()
+        };
+        for line in ["", "1", "4", "12", "4453", "2252576253462244111563", "44"] {
+            let (pos, image) = (play(line), play(&mirrored(line)));
+            let ((key, flipped), (image_key, image_flipped)) =
+                (pos.solver_key(), image.solver_key());
+            assert_eq!(key, image_key, "{line}");
+            let symmetric = pos.to_fen() == image.to_fen();
+            assert!(!(flipped && image_flipped), "{line}");
+            assert_eq!(symmetric, !(flipped || image_flipped), "{line}");
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            for mv in moves {
+                let mut child = pos.clone();
+                child.make_move(mv);
+                assert_eq!(
+                    pos.solver_key_after(mv),
+                    child.solver_key().0,
+                    "{line} {mv}"
+                );
+                let mut image_child = image.clone();
+                image_child.make_move(pos.mirror_move(mv));
+                assert_eq!(child.solver_key().0, image_child.solver_key().0);
+            }
+        }
+        assert_ne!(play("1").solver_key().0, play("2").solver_key().0);
     }
 
     #[test]

@@ -81,6 +81,16 @@ pub enum Outcome {
     Draw,
 }
 
+/// The best result the side to move can still get, known from the rules
+/// without search ([`Game::result_ceiling`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ceiling {
+    /// No win is left: at best a draw.
+    Draw,
+    /// A loss, the game ending within this many plies at the latest.
+    Loss(u32),
+}
+
 /// What the game's wider threat search ([`Game::threat_verdict`]) found
 /// for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -464,6 +474,38 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.hash()
     }
 
+    /// The exact solver's table key: one key for a position and its
+    /// mirror image (when the game has that symmetry), and whether this
+    /// position is the mirrored one of the pair, whose moves the table
+    /// keeps mirrored ([`Game::mirror_move`]). Unlike
+    /// [`Game::symmetric_key`] it is never stored on disk. The default is
+    /// [`Game::hash`], unmirrored.
+    fn solver_key(&self) -> (u64, bool) {
+        (self.hash(), false)
+    }
+
+    /// [`Game::solver_key`]'s key after `mv`, for prefetching. The default
+    /// makes the move on a copy.
+    fn solver_key_after(&self, mv: Self::Move) -> u64 {
+        let mut child = self.clone();
+        child.make_move(mv);
+        child.solver_key().0
+    }
+
+    /// The move that plays `mv` on the mirror image of the position
+    /// (the default: no symmetry, `mv` itself).
+    fn mirror_move(&self, mv: Self::Move) -> Self::Move {
+        mv
+    }
+
+    /// The best the side to move can still get, as the rules show it
+    /// without search (a draw when no line of its own can be completed any
+    /// more; a loss when the opponent has a strategy that surely wins),
+    /// for the solver's bounds. `None` (the default) when nothing is known.
+    fn result_ceiling(&self) -> Option<Ceiling> {
+        None
+    }
+
     /// The key [`Game::hash`] would give after `mv`, for prefetching table
     /// entries. The default makes the move on a copy.
     fn hash_after(&self, mv: Self::Move) -> u64 {
@@ -473,14 +515,22 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// The moves after which the opponent cannot win at once, best first
-    /// for the solver: when the opponent threatens to win, only the forced
-    /// reply (none when it threatens twice). Empty when every move loses
-    /// at once. Only asked when the side to move has no winning move. The
-    /// default tries every legal move and orders them by `move_score`.
+    /// for the solver (or in a cheap order that
+    /// [`Game::order_solver_moves`] puts right): when the opponent
+    /// threatens to win, only the forced reply (none when it threatens
+    /// twice). Empty when every move loses at once. Only asked when the
+    /// side to move has no winning move. The default tries every legal
+    /// move and orders them by `move_score`.
     fn non_losing_moves(&self, moves: &mut Vec<Self::Move>) {
         non_losing_moves_by_trial(self, moves);
         moves.sort_by_key(|&mv| std::cmp::Reverse(self.move_score(mv)));
     }
+
+    /// Puts [`Game::non_losing_moves`]' moves in the order the solver
+    /// tries them, best first, for a game whose ordering costs more than
+    /// the list: the solver asks only at the nodes it searches, after its
+    /// table has had its say. The default leaves them as they are.
+    fn order_solver_moves(&self, _moves: &mut [Self::Move]) {}
 }
 
 /// The legal moves of `pos` after which the opponent has no winning move,

@@ -98,6 +98,16 @@ switches! {
     /// Internal iterative reduction: a node the transposition table knows
     /// no move for is searched a ply shallower.
     iir => "UseIIR",
+    /// The solver folds a position and its mirror image into one table
+    /// entry ([`crate::game::Game::solver_key`]).
+    solver_mirror => "UseSolverMirror",
+    /// The solver bounds a node by what the rules say the side to move
+    /// can still get ([`crate::game::Game::result_ceiling`]).
+    solver_ceiling => "UseSolverCeiling",
+    /// Enhanced transposition cutoffs: before searching its moves, a
+    /// solver node looks up its children's table entries, for a cutoff or
+    /// a better lower bound.
+    solver_etc => "UseSolverETC",
 }
 
 impl Default for SearchParams {

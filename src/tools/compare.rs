@@ -100,6 +100,9 @@ pub fn configs() -> Vec<Config> {
                 "UseThreatSpace",
                 "UseThreatDefence",
                 "UseTreeDefence",
+                "UseSolverMirror",
+                "UseSolverCeiling",
+                "UseSolverETC",
             ],
         ),
     ];

@@ -140,21 +140,36 @@ pub struct SolveReport {
     pub malformed: usize,
 }
 
+/// How `ply solve` searches.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveSetup {
+    /// The table, in MB.
+    pub hash_mb: usize,
+    /// Exact, weak or by proof numbers.
+    pub proof: Proof,
+    /// The search switches (all on but those `--off` names).
+    pub params: SearchParams,
+}
+
 /// `ply solve`: solves every line of `input` (moves, then optionally the
 /// expected score, as the game's [`SolveNotation`] writes them): one result
 /// line per position and a summary on `out`, unreadable lines on `errors`.
 pub fn run(
     game: &str,
     settings: &Settings,
-    hash_mb: usize,
-    proof: Proof,
+    setup: SolveSetup,
     input: impl BufRead,
     out: &mut dyn Write,
     errors: &mut dyn Write,
 ) -> anyhow::Result<SolveReport> {
+    let SolveSetup {
+        hash_mb,
+        proof,
+        params,
+    } = setup;
     let notation = registry::describe(game).map_err(anyhow::Error::msg)?.solve;
-    let mut session = registry::create(game, settings, hash_mb, SearchParams::default())
-        .map_err(anyhow::Error::msg)?;
+    let mut session =
+        registry::create(game, settings, hash_mb, params).map_err(anyhow::Error::msg)?;
     let mut report = SolveReport {
         positions: 0,
         mismatches: 0,

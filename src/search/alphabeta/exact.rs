@@ -12,7 +12,7 @@ use crate::game::Game;
 use crate::search::clock::Clock;
 use crate::search::pns::{self, GameValue, ProofSearch};
 use crate::search::score::{self, MATE, MAX_PLY, Score};
-use crate::search::solver::Solver;
+use crate::search::solver::{Knowledge, Solver};
 
 /// Timed searches shorter than this do not try the solver first: half of
 /// it would rarely prove anything the play search does not see.
@@ -147,6 +147,11 @@ impl<G: Game> Searcher<G> {
         // The time of the solve itself, not of the table's first allocation.
         self.clock.restart();
         solver.set_limits(limits);
+        solver.set_knowledge(Knowledge {
+            mirror: self.params.solver_mirror,
+            ceiling: self.params.solver_ceiling,
+            etc: self.params.solver_etc,
+        });
         let Some(solved) = solver.solve_within(root, proof == Proof::Weak, known) else {
             return Err(cut_short(solver.nodes()));
         };
