@@ -442,6 +442,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 max_solves: None,
                 progress: !quiet,
                 strategy,
+                role: tools::book::Role::Whole,
             };
             let started = std::time::Instant::now();
             let report = tools::book::run(&options, &mut io::stderr())?;
