@@ -74,7 +74,8 @@ enum Command {
     /// Resumable: run again after a stop and it continues; a progress
     /// line goes to stderr. File format: protocol.md. `--threads N` solves
     /// N positions at once, on one table of `--hash` MB (the book is the
-    /// same whatever N).
+    /// same whatever N). `--shard I/N` on many machines, then `--merge`,
+    /// gives the same book too.
     Book {
         /// Every position reachable in this many plies from the base.
         #[arg(long)]
@@ -95,6 +96,17 @@ enum Command {
         /// again with a larger value extends an existing book.
         #[arg(long, value_name = "PLY")]
         strategy: Option<u32>,
+        /// Solve only shard I of N (I from 0 to N-1) of the positions
+        /// `--plies` deep, into the journal FILE.shard-I-of-N.part
+        /// (resumable); no book is written: `--merge` writes it once every
+        /// shard is done. For job arrays on any machines.
+        #[arg(long, value_name = "I/N", conflicts_with = "merge")]
+        shard: Option<tools::book::Shard>,
+        /// Write the book from the journals of every shard of one split
+        /// (checked to be of this book and to hold every position): the
+        /// same file as a build in one process. Nothing is solved.
+        #[arg(long, value_name = "JOURNAL", num_args = 1..)]
+        merge: Vec<std::path::PathBuf>,
     },
     /// Search the same positions with a ladder of search configurations
     /// (minimax, alpha-beta, each enhancement added, each removed from the
@@ -223,6 +235,25 @@ enum Command {
 /// long solves.
 const BOOK_HASH_DEFAULT_MB: usize = 256;
 
+/// A file's size in bytes (0 when it cannot be read).
+fn file_size(path: &std::path::Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+/// A book value (signed plies to the end) in words: `+13 (the side to
+/// move wins, the game ending 13 plies on)`.
+fn describe_value(value: i8) -> String {
+    let plies = match value.unsigned_abs() {
+        1 => "1 ply".to_string(),
+        n => format!("{n} plies"),
+    };
+    match value {
+        0 => "0 (a draw)".to_string(),
+        v if v > 0 => format!("+{v} (the side to move wins, the game ending {plies} on)"),
+        v => format!("{v} (the side to move loses, the game ending {plies} on)"),
+    }
+}
+
 fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let number = |t: &str| {
         t.trim()
@@ -283,6 +314,10 @@ fn honoured_flags(command: &Option<Command>) -> (&'static str, &'static [&'stati
         // Fixed positions of every game's default variant, fixed tables.
         Some(Command::Bench { .. }) => ("bench", &["game"]),
         Some(Command::Solve { .. }) => ("solve", &["game", "size", "rule", "hash"]),
+        // Nothing solved: no table, no workers.
+        Some(Command::Book { merge, .. }) if !merge.is_empty() => {
+            ("book --merge", &["game", "size", "rule"])
+        }
         // --threads: positions solved at once, on one table of --hash MB.
         Some(Command::Book { .. }) => ("book", &["game", "size", "rule", "hash", "threads"]),
         // Every search has its own fresh table of 16 MB.
@@ -445,10 +480,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             from,
             quiet,
             strategy,
+            shard,
+            merge,
         }) => {
             let notation = ply::engine::registry::describe(&game)
                 .map_err(anyhow::Error::msg)?
                 .solve;
+            let role = match (shard, merge.is_empty()) {
+                (Some(shard), _) => tools::book::Role::Shard(shard),
+                (None, false) => tools::book::Role::Merge(merge),
+                (None, true) => tools::book::Role::Whole,
+            };
             let options = tools::book::BookOptions {
                 game,
                 settings,
@@ -460,29 +502,60 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 max_solves: None,
                 progress: !quiet,
                 strategy,
+                role,
             };
             let started = std::time::Instant::now();
             let report = tools::book::run(&options, &mut io::stderr())?;
-            let bytes = std::fs::metadata(&options.out).map_or(0, |m| m.len());
-            let extension = match strategy.filter(|&s| s > plies) {
-                Some(last) => format!(
-                    " ({} of them for the strategy to ply {last})",
-                    report.strategy_solved
-                ),
-                None => String::new(),
-            };
-            writeln!(
-                stdout,
-                "book {}: {} positions, {bytes} bytes; {} positions {} plies deep, {} solved now{extension}, {} from the journal, {} nodes, {:.1} s",
-                options.out.display(),
-                report.positions,
-                report.deep,
-                plies,
-                report.solved,
-                report.resumed,
-                report.nodes,
-                started.elapsed().as_secs_f64()
-            )?;
+            let seconds = started.elapsed().as_secs_f64();
+            let out = options.out.display();
+            match &options.role {
+                // A shard's summary, unless the book was there already.
+                tools::book::Role::Shard(shard) if report.positions == 0 => writeln!(
+                    stdout,
+                    "book {out}, shard {shard}: {} of the {} positions {plies} plies deep, {} solved now, {} from the journal, {} nodes, {seconds:.1} s; {} {}",
+                    report.share,
+                    report.deep,
+                    report.solved,
+                    report.resumed,
+                    report.nodes,
+                    tools::book::shard_journal(&options.out, *shard).display(),
+                    if report.complete {
+                        "complete"
+                    } else {
+                        "stopped short"
+                    },
+                )?,
+                tools::book::Role::Merge(journals) if report.deep > 0 => writeln!(
+                    stdout,
+                    "book {out}: {} positions, {} bytes; {} positions {plies} plies deep from {} shard journals, {seconds:.1} s",
+                    report.positions,
+                    file_size(&options.out),
+                    report.deep,
+                    journals.len(),
+                )?,
+                _ => {
+                    let extension = match strategy.filter(|&s| s > plies) {
+                        Some(last) => format!(
+                            " ({} of them for the strategy to ply {last})",
+                            report.strategy_solved
+                        ),
+                        None => String::new(),
+                    };
+                    writeln!(
+                        stdout,
+                        "book {out}: {} positions, {} bytes; {} positions {plies} plies deep, {} solved now{extension}, {} from the journal, {} nodes, {seconds:.1} s",
+                        report.positions,
+                        file_size(&options.out),
+                        report.deep,
+                        report.solved,
+                        report.resumed,
+                        report.nodes,
+                    )?
+                }
+            }
+            if let Some(value) = report.base {
+                writeln!(stdout, "base: {}", describe_value(value))?;
+            }
             Ok(())
         }
         Some(Command::Match {

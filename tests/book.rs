@@ -344,3 +344,131 @@ fn the_shipped_connect4_book_is_exact() {
     }
     assert_eq!(keys.len(), book.len(), "nothing else is held");
 }
+
+/// `ply book` with `args` after the book's own (`--game connect4 book
+/// --plies 2 --from LATE --out OUT`): its status, stdout and stderr.
+fn late_book(out: &Path, args: &[&str]) -> (bool, String, String) {
+    let mut all = vec![
+        "--game",
+        "connect4",
+        "book",
+        "--plies",
+        "2",
+        "--from",
+        LATE,
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    all.extend_from_slice(args);
+    let output = ply(&all);
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).to_string();
+    (
+        output.status.success(),
+        text(&output.stdout),
+        text(&output.stderr),
+    )
+}
+
+#[test]
+fn shards_on_their_own_merge_into_the_book_of_one_process() {
+    let dir = scratch("shards");
+    let one = dir.join("one.book");
+    let whole = build("connect4", LATE, 2, &one);
+    let out = dir.join("sharded.book");
+    let journal = |i: usize| dir.join(format!("sharded.book.shard-{i}-of-3.part"));
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let (ok, stdout, stderr) = late_book(&out, &["--shard", &shard]);
+        assert!(ok, "{stdout}\n{stderr}");
+        assert!(
+            stdout.contains(&format!("shard {shard}: "))
+                && stdout.contains(&format!("{} complete", journal(i).display())),
+            "{stdout}"
+        );
+        assert!(
+            stderr.contains(&format!("book: ply 2, shard {shard}: ")),
+            "progress: {stderr}"
+        );
+        assert!(journal(i).exists() && !out.exists());
+    }
+    let given = |shards: &[usize]| -> Vec<String> {
+        let mut args = vec!["--merge".to_string()];
+        args.extend(shards.iter().map(|&i| journal(i).display().to_string()));
+        args
+    };
+    let merge = |shards: &[usize]| {
+        let args = given(shards);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        late_book(&out, &args)
+    };
+    let (ok, stdout, stderr) = merge(&[0, 2]);
+    assert!(!ok && stdout.is_empty(), "{stdout}");
+    assert!(
+        stderr.contains("error: the journals lack ")
+            && stderr.contains("shard 1/3 lacks")
+            && stderr.contains("(no journal of it given)"),
+        "{stderr}"
+    );
+    let (ok, stdout, stderr) = merge(&[0, 1, 2]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("plies deep from 3 shard journals"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&one).unwrap());
+    // The base's value, as the build in one process gives it, and as
+    // `ply solve` proves it.
+    let base = |summary: &str| {
+        let line = summary.lines().find(|l| l.starts_with("base: ")).unwrap();
+        line.to_string()
+    };
+    assert_eq!(base(&stdout), base(&whole));
+    let value: i32 = base(&stdout)["base: ".len()..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(value.signum(), solve(LATE).signum(), "{stdout}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_shards_and_flags_a_shard_or_merge_cannot_honour_are_refused() {
+    let dir = scratch("bad-shards");
+    let out = dir.join("x.book");
+    for (args, why) in [
+        (&["--shard", "3/3"][..], "there is no shard 3/3"),
+        (&["--shard", "0/0"], "into 0 shards"),
+        (&["--shard", "1"], "'1' is not I/N"),
+        (&["--shard", "one/3"], "'one/3' is not I/N"),
+        (
+            &["--shard", "0/3", "--strategy", "4"],
+            "--strategy is not split into shards",
+        ),
+        (
+            &["--merge", "x.part", "--strategy", "4"],
+            "--strategy is not split into shards",
+        ),
+        (
+            &["--merge", "x.part", "--threads", "2"],
+            "ply book --merge does not take --threads",
+        ),
+        (
+            &["--merge", "x.part", "--shard", "0/2"],
+            "cannot be used with",
+        ),
+        (&["--merge"], "a value is required"),
+        (&["--merge", "x.part"], "cannot read x.part"),
+    ] {
+        let (ok, stdout, stderr) = late_book(&out, args);
+        assert!(!ok && stdout.is_empty(), "{args:?}: {stdout}");
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

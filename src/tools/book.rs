@@ -11,23 +11,43 @@
 //! as soon as it is proved: a build that is stopped continues from the
 //! journal when run again, and the journal is removed once the book is
 //! written (to `FILE.tmp`, then renamed to `FILE`).
+//!
+//! A build can also be spread over processes on any machines
+//! ([`Role::Shard`]): each shard solves its share of the deep positions
+//! into a journal of its own, `FILE.shard-I-of-N.part`, and writes no
+//! book; then [`Role::Merge`] reads every shard's journal, checks them and
+//! writes the book a build in one process would have written, byte for
+//! byte.
+//!
+//! This file is the build itself; the journal of deep values a build
+//! keeps is in `book/journal.rs`, the split into shards and their merge in
+//! `book/shard.rs`.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Read, Write};
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
+use anyhow::bail;
+
 use crate::engine::registry;
 use crate::game::{Game, GameVisitor, Settings};
 use crate::search::book::{
-    Book, Header, JOURNAL_MAGIC, RECORD, best_move_by, book_move_by, kept_child_score, read_record,
-    record, strategy_step, value_of_score,
+    Book, Header, best_move_by, book_move_by, kept_child_score, record, strategy_step,
+    value_of_score,
 };
 use crate::search::clock::Clock;
 use crate::search::solver::{SharedBounds, Solved, Solver};
+
+mod journal;
+mod shard;
+
+use journal::resume_journal;
+use shard::merge_journals;
+pub use shard::{Shard, shard_journal};
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -55,8 +75,25 @@ pub struct BookOptions {
     pub progress: bool,
     /// Extend the book along each side's strategy to this ply (see
     /// protocol.md, "Opening books"); `None` or not beyond `plies`: no
-    /// extension.
+    /// extension. Only for [`Role::Whole`].
     pub strategy: Option<u32>,
+    /// The whole build, one shard of it, or the merge of the shards.
+    pub role: Role,
+}
+
+/// What a run does with the positions `plies` deep.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Role {
+    /// Solves them all and writes the book.
+    #[default]
+    Whole,
+    /// Solves the shard's share of them into the shard's own journal
+    /// ([`shard_journal`]), resumable as a whole build is; writes no book.
+    Shard(Shard),
+    /// Solves nothing: writes the book from these journals, one of each
+    /// shard, after checking that they are of this book and of one split,
+    /// hold every deep position and agree.
+    Merge(Vec<PathBuf>),
 }
 
 /// What a build did.
@@ -66,6 +103,9 @@ pub struct BookReport {
     pub positions: usize,
     /// Positions `plies` deep (each solved).
     pub deep: usize,
+    /// The deep positions this run answers for: all of them, or a shard's
+    /// share.
+    pub share: usize,
     /// Deep positions solved by this run.
     pub solved: usize,
     /// Deep positions whose value the journal (or the book being
@@ -76,8 +116,12 @@ pub struct BookReport {
     pub strategy_solved: usize,
     /// Nodes the solves of this run took.
     pub nodes: u64,
-    /// Whether the book file is complete (false: stopped by `max_solves`).
+    /// Whether the book file is complete, or for a shard its journal
+    /// (false: stopped by `max_solves`).
     pub complete: bool,
+    /// The base position's value in the book written (signed plies to the
+    /// end, as in the file), when one was.
+    pub base: Option<i8>,
 }
 
 /// Builds (or finishes building) the book `options` describe; the
@@ -239,31 +283,6 @@ impl Progress {
     }
 }
 
-/// The deep values a journal holds, checked against `header`, and the
-/// length of its whole records with the header (a record cut short by an
-/// interruption is dropped).
-fn read_journal(path: &Path, header: &Header) -> anyhow::Result<(HashMap<u64, i8>, usize)> {
-    let mut bytes = Vec::new();
-    File::open(path)?.read_to_end(&mut bytes)?;
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or_else(|| anyhow::anyhow!("{}: no journal header", path.display()))?;
-    let line = String::from_utf8_lossy(&bytes[..end]);
-    let (theirs, _) = Header::parse(&line, JOURNAL_MAGIC)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    if &theirs != header {
-        anyhow::bail!(
-            "{} is the journal of another book ({}); remove it to start afresh",
-            path.display(),
-            line.trim()
-        );
-    }
-    let records = bytes[end + 1..].chunks_exact(RECORD);
-    let whole = end + 1 + records.len() * RECORD;
-    Ok((records.map(read_record).collect(), whole))
-}
-
 fn build<G: Game>(
     options: &BookOptions,
     settings: &Settings,
@@ -276,13 +295,29 @@ fn build<G: Game>(
         base.make_move(mv);
     }
     if base.outcome().is_some() {
-        anyhow::bail!("the game is over in the base position");
+        bail!("the game is over in the base position");
+    }
+    if options.strategy.is_some() && options.role != Role::Whole {
+        bail!(
+            "--strategy is not split into shards: build the full plies with --shard and --merge, then extend the merged book in one process (the same command with --strategy, without --shard or --merge)"
+        );
     }
     let mut header = Header::new(G::DESCRIPTION, settings, options.plies, &options.from);
     header.strategy = options
         .strategy
         .filter(|&s| s >= options.plies)
         .unwrap_or(0);
+    let mut report = BookReport {
+        positions: 0,
+        deep: 0,
+        share: 0,
+        solved: 0,
+        resumed: 0,
+        strategy_solved: 0,
+        nodes: 0,
+        complete: false,
+        base: None,
+    };
     let mut values = HashMap::new();
     if options.out.exists() {
         let book = Book::parse(&fs::read(&options.out)?)
@@ -290,18 +325,13 @@ fn build<G: Game>(
         let mut extended = book.header().clone();
         extended.strategy = header.strategy;
         if book.header() == &header {
-            return Ok(BookReport {
-                positions: book.len(),
-                deep: 0,
-                solved: 0,
-                resumed: 0,
-                strategy_solved: 0,
-                nodes: 0,
-                complete: true,
-            });
+            report.positions = book.len();
+            report.complete = true;
+            report.base = book.value(base.symmetric_key());
+            return Ok(report);
         }
         if extended != header || book.header().strategy > header.strategy {
-            anyhow::bail!(
+            bail!(
                 "{} exists and is another book; remove it first",
                 options.out.display()
             );
@@ -311,38 +341,39 @@ fn build<G: Game>(
     }
 
     let layers = layers(&base, options.plies);
-    let deep = layers.last().map_or(0, Vec::len);
-    let journal_path = sibling(&options.out, ".part");
-    if journal_path.exists() {
-        let (journaled, whole) = read_journal(&journal_path, &header)?;
-        // Keep the whole records only, so that a record cut short by an
-        // interruption cannot shift the ones appended now.
-        OpenOptions::new()
-            .write(true)
-            .open(&journal_path)?
-            .set_len(whole as u64)?;
-        values.extend(journaled);
-    } else {
-        fs::write(&journal_path, header.line(JOURNAL_MAGIC, ""))?;
-    }
-    let mut journal = BufWriter::new(OpenOptions::new().append(true).open(&journal_path)?);
-    let todo: Vec<&G> = layers
-        .last()
-        .into_iter()
-        .flatten()
+    let depth = layers.len() - 1;
+    let deep = &layers[depth];
+    report.deep = deep.len();
+    let shard = match &options.role {
+        Role::Whole => None,
+        Role::Shard(shard) => Some(*shard),
+        Role::Merge(journals) => {
+            values.extend(merge_journals(journals, &header, deep)?);
+            report.share = deep.len();
+            report.resumed = deep.len();
+            let book = back_up(&layers, &mut values)?;
+            return write_book(header, book, &base, &options.out, report);
+        }
+    };
+    let journal_path = match shard {
+        Some(shard) => shard_journal(&options.out, shard),
+        None => sibling(&options.out, ".part"),
+    };
+    let (journaled, mut journal) = resume_journal(&journal_path, &header, shard)?;
+    values.extend(journaled);
+    let share: Vec<&G> = deep
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| shard.is_none_or(|shard| shard.owns(i, deep.len())))
+        .map(|(_, pos)| pos)
+        .collect();
+    let todo: Vec<&G> = share
+        .iter()
+        .copied()
         .filter(|p| !values.contains_key(&p.symmetric_key()))
         .collect();
-    let resumed = deep - todo.len();
-    let mut report = BookReport {
-        positions: 0,
-        deep,
-        solved: 0,
-        resumed,
-        strategy_solved: 0,
-        nodes: 0,
-        complete: false,
-    };
-    let depth = layers.len() - 1;
+    report.share = share.len();
+    report.resumed = share.len() - todo.len();
     let mut budget = options.max_solves.unwrap_or(usize::MAX);
     // One table for all workers (for one too: the same search either way).
     let table = SharedBounds::new(options.hash_mb).map_err(anyhow::Error::msg)?;
@@ -351,7 +382,10 @@ fn build<G: Game>(
         shown: Instant::now(),
         phase: Instant::now(),
     };
-    let what = format!("ply {depth}");
+    let what = match shard {
+        Some(shard) => format!("ply {depth}, shard {shard}"),
+        None => format!("ply {depth}"),
+    };
     let done = solve_all(&todo, &table, options.threads, budget, |i, solved| {
         let value = book_value(todo[i], solved.score)?;
         let key = todo[i].symmetric_key();
@@ -362,7 +396,7 @@ fn build<G: Game>(
         report.solved += 1;
         report.nodes += solved.nodes;
         if options.progress {
-            let counts = (report.solved, report.solved + resumed, deep);
+            let counts = (report.solved, report.solved + report.resumed, share.len());
             progress.show(log, &what, counts)?;
         }
         Ok(())
@@ -373,27 +407,19 @@ fn build<G: Game>(
     if report.solved < todo.len() {
         return stopped(report, options, log);
     }
+    if shard.is_some() {
+        // The merge writes the book.
+        if options.progress {
+            progress.finish(log, &what, share.len(), "")?;
+        }
+        report.complete = true;
+        return Ok(report);
+    }
     if options.progress {
-        progress.finish(log, &what, deep, "; backing up the shallower plies")?;
+        progress.finish(log, &what, deep.len(), "; backing up the shallower plies")?;
     }
 
-    // Negamax from the deep values up to the base.
-    for layer in layers[..depth].iter().rev() {
-        for pos in layer {
-            let (_, score) = best_move_by(pos, |key| values.get(&key).copied())
-                .ok_or_else(|| anyhow::anyhow!("{}: a move leads out of the book", pos.to_fen()))?;
-            values.insert(pos.symmetric_key(), book_value(pos, score)?);
-        }
-    }
-    // Only the positions of this book (a journal may hold others).
-    let mut book: HashMap<u64, i8> = layers
-        .iter()
-        .flatten()
-        .map(|pos| {
-            let key = pos.symmetric_key();
-            (key, values[&key])
-        })
-        .collect();
+    let mut book = back_up(&layers, &mut values)?;
     if header.strategy > 0 {
         let extension = Extension {
             options,
@@ -416,16 +442,55 @@ fn build<G: Game>(
         }
     }
     drop(journal);
+    let report = write_book(header, book, &base, &options.out, report)?;
+    fs::remove_file(&journal_path)?;
+    Ok(report)
+}
 
-    let book = Book::new(header, book.into_iter().collect());
-    let tmp = sibling(&options.out, ".tmp");
+/// Values the positions of `layers` above the deepest by negamax over
+/// their moves, from the deepest ones' in `values` (to which they are
+/// added); the entries of a book of these layers.
+fn back_up<G: Game>(
+    layers: &[Vec<G>],
+    values: &mut HashMap<u64, i8>,
+) -> anyhow::Result<HashMap<u64, i8>> {
+    let depth = layers.len() - 1;
+    for layer in layers[..depth].iter().rev() {
+        for pos in layer {
+            let (_, score) = best_move_by(pos, |key| values.get(&key).copied())
+                .ok_or_else(|| anyhow::anyhow!("{}: a move leads out of the book", pos.to_fen()))?;
+            values.insert(pos.symmetric_key(), book_value(pos, score)?);
+        }
+    }
+    // Only the positions of this book (a journal may hold others).
+    Ok(layers
+        .iter()
+        .flatten()
+        .map(|pos| {
+            let key = pos.symmetric_key();
+            (key, values[&key])
+        })
+        .collect())
+}
+
+/// Writes the book of `header` and `entries` to `out` (by way of
+/// `FILE.tmp`, renamed when complete); `report` completed with it.
+fn write_book<G: Game>(
+    header: Header,
+    entries: HashMap<u64, i8>,
+    base: &G,
+    out: &Path,
+    mut report: BookReport,
+) -> anyhow::Result<BookReport> {
+    let book = Book::new(header, entries.into_iter().collect());
+    let tmp = sibling(out, ".tmp");
     let mut file = BufWriter::new(File::create(&tmp)?);
     book.write(&mut file)?;
     file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-    fs::rename(&tmp, &options.out)?;
-    fs::remove_file(&journal_path)?;
+    fs::rename(&tmp, out)?;
     report.positions = book.len();
     report.complete = true;
+    report.base = book.value(base.symmetric_key());
     Ok(report)
 }
 
@@ -600,23 +665,25 @@ fn adopt<G: Game>(pos: &G, journaled: &HashMap<u64, i8>, book: &mut HashMap<u64,
 
 #[cfg(test)]
 mod tests {
+    use std::fs::OpenOptions;
+
     use super::*;
     use crate::game::connect4::Connect4;
     use crate::game::tictactoe::TicTacToe;
-    use crate::search::book::score_of_value;
+    use crate::search::book::{RECORD, score_of_value};
     use crate::search::reference;
     use crate::search::score::{MATE, MATE_BOUND};
     use crate::search::solver::tests::positions;
 
     /// A scratch directory of this test's own.
-    fn scratch(name: &str) -> PathBuf {
+    pub(super) fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("ply-book-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir
     }
 
-    fn options(game: &str, from: &str, plies: u32, out: PathBuf) -> BookOptions {
+    pub(super) fn options(game: &str, from: &str, plies: u32, out: PathBuf) -> BookOptions {
         BookOptions {
             game: game.to_string(),
             settings: Settings::default(),
@@ -628,10 +695,11 @@ mod tests {
             max_solves: None,
             progress: false,
             strategy: None,
+            role: Role::Whole,
         }
     }
 
-    fn play<G: Game>(moves: &str) -> G {
+    pub(super) fn play<G: Game>(moves: &str) -> G {
         let mut pos = G::start(&Settings::default()).unwrap();
         for m in moves.split_whitespace() {
             let mv = pos.parse_move(m).unwrap();
@@ -640,7 +708,7 @@ mod tests {
         pos
     }
 
-    fn build_and_load(options: &BookOptions) -> Book {
+    pub(super) fn build_and_load(options: &BookOptions) -> Book {
         let report = run(options, &mut Vec::new()).unwrap();
         assert!(report.complete);
         assert!(!sibling(&options.out, ".part").exists(), "journal left");
@@ -649,7 +717,7 @@ mod tests {
         book
     }
 
-    const LATE: &str = "2 2 5 2 5 7 6 2 5 3 4 6 2 2 4 4 1 1 1 5 6 3";
+    pub(super) const LATE: &str = "2 2 5 2 5 7 6 2 5 3 4 6 2 2 4 4 1 1 1 5 6 3";
 
     #[test]
     fn connect4_entries_match_direct_solves() {
