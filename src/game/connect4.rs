@@ -68,23 +68,24 @@ fn zobrist() -> &'static [u64] {
 }
 const SIDE_KEY: usize = 128;
 
-/// The keys of the mirror image: a stone's key is the key of the cell
-/// it would stand on if the board were mirrored left to right, so that
-/// a position's mirror hash is its mirror image's hash.
-fn mirror_zobrist() -> &'static [u64] {
-    static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
-    KEYS.get_or_init(|| {
+/// Each key with its mirror image's beside it: a stone's mirror key is the
+/// key of the cell it would stand on if the board were mirrored left to
+/// right, so that a position's mirror hash is its mirror image's hash.
+/// One table, so that a move reads both from one place.
+fn key_pairs() -> &'static [(u64, u64)] {
+    static PAIRS: OnceLock<Vec<(u64, u64)>> = OnceLock::new();
+    PAIRS.get_or_init(|| {
         let keys = zobrist();
-        let mut mirrored = keys.to_vec();
+        let mut pairs: Vec<(u64, u64)> = keys.iter().map(|&k| (k, k)).collect();
         for p in 0..2 {
             for col in 0..WIDTH {
                 for row in 0..HEIGHT {
-                    mirrored[p * 64 + col * STRIDE + row] =
+                    pairs[p * 64 + col * STRIDE + row].1 =
                         keys[p * 64 + (WIDTH - 1 - col) * STRIDE + row];
                 }
             }
         }
-        mirrored
+        pairs
     })
 }
 
@@ -136,13 +137,26 @@ impl Connect4 {
         (self.plies & 1) as usize
     }
 
+    /// Both hashes with `p`'s stone on `cell` added or taken away and the
+    /// side to move changed.
+    fn keys_after(&self, p: usize, cell: u64) -> (u64, u64) {
+        let pairs = key_pairs();
+        let (stone, side) = (
+            pairs[p * 64 + cell.trailing_zeros() as usize],
+            pairs[SIDE_KEY],
+        );
+        (
+            self.hash ^ stone.0 ^ side.0,
+            self.mirror_hash ^ stone.1 ^ side.1,
+        )
+    }
+
     /// Adds or takes away `p`'s stone on `cell` in both hashes, and
     /// changes the side to move.
     fn toggle_keys(&mut self, p: usize, cell: u64) {
-        let index = p * 64 + cell.trailing_zeros() as usize;
-        let (keys, mirrored) = (zobrist(), mirror_zobrist());
-        self.hash ^= keys[index] ^ keys[SIDE_KEY];
-        self.mirror_hash ^= mirrored[index] ^ mirrored[SIDE_KEY];
+        let (hash, mirror_hash) = self.keys_after(p, cell);
+        self.hash = hash;
+        self.mirror_hash = mirror_hash;
     }
 
     /// How promising `p`'s move to `cell` is for the solver's ordering:
@@ -183,12 +197,17 @@ impl Connect4 {
     fn rebuild(stones: [u64; 2]) -> Connect4 {
         let occupied = stones[0] | stones[1];
         let plies = occupied.count_ones();
-        let hash_with = |keys: &[u64]| {
-            let mut hash = if plies & 1 == 1 { keys[SIDE_KEY] } else { 0 };
+        let hash_with = |key: fn(&(u64, u64)) -> u64| {
+            let pairs = key_pairs();
+            let mut hash = if plies & 1 == 1 {
+                key(&pairs[SIDE_KEY])
+            } else {
+                0
+            };
             for (p, &s) in stones.iter().enumerate() {
                 let mut bits = s;
                 while bits != 0 {
-                    hash ^= keys[p * 64 + bits.trailing_zeros() as usize];
+                    hash ^= key(&pairs[p * 64 + bits.trailing_zeros() as usize]);
                     bits &= bits - 1;
                 }
             }
@@ -199,8 +218,8 @@ impl Connect4 {
             occupied,
             plies,
             won: has_four(stones[0]) || has_four(stones[1]),
-            hash: hash_with(zobrist()),
-            mirror_hash: hash_with(mirror_zobrist()),
+            hash: hash_with(|k| k.0),
+            mirror_hash: hash_with(|k| k.1),
         }
     }
 
@@ -492,9 +511,7 @@ impl Game for Connect4 {
     }
 
     fn hash_after(&self, col: u8) -> u64 {
-        let cell = self.landing_cell(col);
-        let keys = zobrist();
-        self.hash ^ keys[self.side_index() * 64 + cell.trailing_zeros() as usize] ^ keys[SIDE_KEY]
+        self.keys_after(self.side_index(), self.landing_cell(col)).0
     }
 
     /// The smaller of the position's exact code and its mirror image's:
@@ -519,10 +536,7 @@ impl Game for Connect4 {
     }
 
     fn solver_key_after(&self, col: u8) -> u64 {
-        let index = self.side_index() * 64 + self.landing_cell(col).trailing_zeros() as usize;
-        let (keys, mirrored) = (zobrist(), mirror_zobrist());
-        let hash = self.hash ^ keys[index] ^ keys[SIDE_KEY];
-        let mirror_hash = self.mirror_hash ^ mirrored[index] ^ mirrored[SIDE_KEY];
+        let (hash, mirror_hash) = self.keys_after(self.side_index(), self.landing_cell(col));
         hash.min(mirror_hash)
     }
 
