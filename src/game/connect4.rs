@@ -609,7 +609,8 @@ impl Game for Connect4 {
         }
     }
 
-    /// By [`Connect4::threat_rank`], centre columns first among equals.
+    /// By the threats each move makes (`threat_rank`), centre columns first
+    /// among equals.
     fn order_solver_moves(&self, moves: &mut [u8]) {
         let me = self.side_index();
         let theirs = winning_cells(self.stones[1 - me], self.occupied);
