@@ -749,10 +749,17 @@ mod tests {
     }
 
     #[test]
-    fn non_losing_moves_put_threats_then_the_centre_first() {
+    fn non_losing_moves_come_centre_first_and_the_solver_ranks_threats_first() {
         let mut moves = Vec::new();
         play("").non_losing_moves(&mut moves);
         assert_eq!(moves, vec![3, 2, 4, 1, 5, 0, 6]);
+        // X on d1 and e1: c1 and f1 each make three in a row with two
+        // open ends; centre first among equals.
+        moves.clear();
+        let pos = play("4455");
+        pos.non_losing_moves(&mut moves);
+        pos.order_solver_moves(&mut moves);
+        assert_eq!(moves[..2], [2, 5], "{moves:?}");
         // O must block X's three in column 1, and only there.
         moves.clear();
         play("12121").non_losing_moves(&mut moves);
