@@ -313,7 +313,8 @@ fn honoured_flags(command: &Option<Command>) -> (&'static str, &'static [&'stati
         Some(Command::Perft { .. }) => ("perft", &["game", "size", "rule"]),
         // Fixed positions of every game's default variant, fixed tables.
         Some(Command::Bench { .. }) => ("bench", &["game"]),
-        Some(Command::Solve { .. }) => ("solve", &["game", "size", "rule", "hash"]),
+        // --threads: helpers solving each position on the one table.
+        Some(Command::Solve { .. }) => ("solve", &["game", "size", "rule", "hash", "threads"]),
         // Nothing solved: no table, no workers.
         Some(Command::Book { merge, .. }) if !merge.is_empty() => {
             ("book --merge", &["game", "size", "rule"])
@@ -446,6 +447,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 (true, _) => ply::search::Proof::Weak,
                 _ => ply::search::Proof::Exact,
             };
+            let threads = cli.threads.unwrap_or(1);
+            if pns && threads > 1 {
+                anyhow::bail!("ply solve --pns searches on one thread: drop --threads");
+            }
             let input: Box<dyn io::BufRead> = match file {
                 Some(path) => Box::new(BufReader::new(std::fs::File::open(path)?)),
                 None => Box::new(io::stdin().lock()),
@@ -457,6 +462,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     hash_mb: hash,
                     proof,
                     params,
+                    threads,
                 },
                 input,
                 &mut stdout,

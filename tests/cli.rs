@@ -196,6 +196,96 @@ fn solve_checks_pons_scores() {
         );
 }
 
+/// The empty board of every size with W + H <= 12, and three of 13, solved
+/// from scratch: value and last move as John Tromp's and Christophe
+/// Steininger's tables give them (`scripts/c4_sizes.py` prints the rest).
+#[test]
+fn connect4_boards_of_every_size_are_solved_as_published() {
+    // (width, height, winner (0 draw), move on which perfect play ends)
+    let published = [
+        (4, 4, 0, 16),
+        (5, 4, 0, 20),
+        (4, 5, 0, 20),
+        (6, 4, 2, 24),
+        (5, 5, 0, 25),
+        (4, 6, 0, 24),
+        (7, 4, 0, 28),
+        (6, 5, 0, 30),
+        (5, 6, 0, 30),
+        (4, 7, 0, 28),
+        (8, 4, 2, 32),
+        (7, 5, 0, 35),
+        (6, 6, 2, 36),
+        (5, 7, 0, 35),
+        (4, 8, 0, 32),
+        (9, 4, 2, 36),
+        (5, 8, 0, 40),
+        (4, 9, 0, 36),
+    ];
+    for (width, height, winner, last) in published {
+        // Pons' score: the winner's stones left when the last one drops.
+        let stones_left = (width * height + 2 - last) / 2;
+        let score = match winner {
+            0 => 0,
+            1 => stones_left,
+            _ => -stones_left,
+        };
+        ply()
+            .args(["solve", "--game", "connect4", "--hash", "64"])
+            .args(["--size", &format!("{width}x{height}")])
+            .write_stdin(format!("start {score}\n"))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("solved 1 positions, 0 mismatches"));
+    }
+    // Columns past 9 are written with commas: X wins in column 10 at once.
+    ply()
+        .args(["solve", "--game", "connect4", "--size", "10x4"])
+        .write_stdin("10,1,10,1,10,1 17\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("10,1,10,1,10,1 17 nodes"));
+    // Sizes the bit sets cannot hold are refused.
+    ply()
+        .args(["solve", "--game", "connect4", "--size", "26x4"])
+        .write_stdin("start\n")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("at most 128"));
+}
+
+/// Helper threads solve on the main solver's table in their own move
+/// orders: the scores stay exact. Proof numbers keep one thread.
+#[test]
+fn solve_with_helper_threads_stays_exact() {
+    ply()
+        .args([
+            "solve",
+            "--game",
+            "connect4",
+            "--threads",
+            "2",
+            "--hash",
+            "32",
+        ])
+        .write_stdin("32751571231557 -3\n335662333565 -2\n2416615552 4\n157564142155 -5\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("solved 4 positions, 0 mismatches"));
+    ply()
+        .args(["solve", "--game", "connect4", "--threads", "2", "--weak"])
+        .write_stdin("274552224131661 0\n5455174361263362 -1\n2531276566711153 1\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("solved 3 positions, 0 mismatches"));
+    ply()
+        .args(["solve", "--game", "connect4", "--threads", "2", "--pns"])
+        .write_stdin("start\n")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("one thread"));
+}
+
 #[test]
 fn flags_a_command_cannot_honour_are_refused() {
     for args in [

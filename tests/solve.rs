@@ -49,7 +49,7 @@ fn check_set(name: &str, step: usize, proof: Proof) -> usize {
         let solved = solve(session.as_ref(), proof);
         match proof {
             Proof::Exact => {
-                let score = notation_score(DESCRIPTION.solve, moves.len() as u32, solved.value);
+                let score = notation_score(DESCRIPTION.solve, 42, moves.len() as u32, solved.value);
                 assert_eq!(score, expected, "exact score of {moves}");
             }
             Proof::Weak | Proof::ProofNumbers => {

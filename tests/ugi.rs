@@ -133,6 +133,31 @@ fn bad_input_gets_an_error_line_and_changes_nothing() {
     );
 }
 
+/// Connect Four on other boards: `--size WxH` and `BoardSize`, columns
+/// past 7 and past 9, an impossible size refused with the board kept.
+#[test]
+fn connect4_plays_on_other_boards() {
+    fn fen(e: &mut Engine) -> String {
+        e.send("d");
+        e.read_until("info string fen").last().unwrap()[16..].to_string()
+    }
+    let mut e = Engine::ply(&["--game", "connect4", "--size", "12x4"]);
+    e.send("position startpos moves 12 12 11 10");
+    assert_eq!(fen(&mut e), "12/12/11o/9oxx x");
+    e.send("go depth 6");
+    let best = e.read_until("bestmove");
+    let column: usize = best.last().unwrap()[9..].trim().parse().unwrap();
+    assert!((1..=12).contains(&column), "{best:?}");
+    let reply = e.ask("setoption name BoardSize value 11");
+    assert!(reply.contains("at most 128"), "{reply}");
+    assert_eq!(fen(&mut e), "12/12/11o/9oxx x");
+    e.send("setoption name BoardSize value 8");
+    e.send("position startpos moves 8 8 8 8 8 8 8");
+    assert_eq!(fen(&mut e), "8/7x/7o/7x/7o/7x/7o/7x o");
+    e.send("quit");
+    assert!(e.wait_exit(PATIENCE).unwrap().success());
+}
+
 #[test]
 fn isready_is_answered_while_searching_and_the_search_goes_on() {
     let mut e = Engine::ply(&["--game", "connect4"]);

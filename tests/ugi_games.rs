@@ -91,7 +91,7 @@ fn connect4_go_reports_the_proved_result_and_keeps_it() {
     use ply::search::Proof;
     use ply::tools::solve::{Value, notation_score, solve};
 
-    let pons_score = |stones, value| notation_score(DESCRIPTION.solve, stones, value);
+    let pons_score = |stones, value| notation_score(DESCRIPTION.solve, 42, stones, value);
 
     let mut e = Engine::ply(&["--game", "connect4"]);
     e.send("ugi");

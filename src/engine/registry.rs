@@ -4,7 +4,7 @@
 use super::session::{GameSession, Session};
 use crate::game::blackwhite::BlackWhite;
 use crate::game::breakthrough;
-use crate::game::connect4::Connect4;
+use crate::game::connect4;
 use crate::game::gomoku::Gomoku;
 use crate::game::lasca::Lasca;
 use crate::game::tictactoe::TicTacToe;
@@ -36,7 +36,7 @@ macro_rules! games {
 
 games!(
     Gomoku,
-    Connect4,
+    connect4::AnyBoard,
     TicTacToe,
     Lasca,
     BlackWhite,

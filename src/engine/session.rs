@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, GameError, Outcome, Player, Settings};
 use crate::search::book::{Book, Header};
 use crate::search::score::Score;
-use crate::search::{Report, SearchLimits, SearchParams, Searcher};
+use crate::search::{Proof, Report, SearchLimits, SearchParams, Searcher};
 
 /// One search iteration, with moves already written as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -259,8 +259,13 @@ impl<G: Game> Session for GameSession<G> {
         limits: &SearchLimits,
         stop: Arc<AtomicBool>,
     ) -> Vec<HelperJob> {
-        let main = self.searcher();
+        let mut main = self.searcher();
         main.start_helpers(count);
+        // The solving mode's helpers solve too, on a table shared with
+        // the main searcher (proof numbers keep one thread).
+        let solve = limits
+            .solve
+            .filter(|&proof| proof != Proof::ProofNumbers && main.share_solver_table().is_ok());
         let mut pool = self.helpers();
         while pool.len() < count {
             let id = pool.len() + 1;
@@ -275,6 +280,7 @@ impl<G: Game> Session for GameSession<G> {
             let limits = SearchLimits {
                 depth: limits.depth,
                 excluded: limits.excluded.clone(),
+                solve,
                 ..SearchLimits::default()
             };
             jobs.push(Box::new(move || {

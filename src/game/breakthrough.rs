@@ -20,7 +20,6 @@
 //! up to 64 cells run on plain `u64`s; the registry picks the narrowest
 //! type that holds the requested size.
 
-mod bits;
 mod eval;
 mod geometry;
 #[cfg(test)]
@@ -28,7 +27,7 @@ mod tests;
 
 use std::sync::OnceLock;
 
-pub use bits::{Bits, Wide};
+pub use super::bits::{Bits, Wide};
 use geometry::{Geometry, MAX_SIDE, MIN_SIDE};
 
 use super::{

@@ -1,24 +1,30 @@
-//! Connect Four on the standard 7x6 board, as bitboards.
-//!
-//! Bit layout: column-major, 7 bits per column (6 cells and a guard bit
-//! that stays empty so that shifts never wrap into the next column); bit
-//! `col * 7 + row`, row 0 at the bottom. Moves are columns, written `1`-`7`
-//! as in Pascal Pons' test sets.
+//! Connect Four on any board from 4x4 up to `width x (height + 1)` <= 128
+//! bits, as bitboards (the layout is [`shape`]'s). The standard 7x6 board
+//! has its own constant shape, [`Standard`]; the registry picks the
+//! narrowest type for any other size. Moves are columns, written `1` to
+//! the width as in Pascal Pons' test sets.
 
-use std::sync::OnceLock;
+pub mod shape;
+#[cfg(test)]
+mod tests;
 
+pub use shape::{Cells, MAX_BITS, MIN_SIDE, Shape, Sized, Standard, check_size};
+
+use super::bits::Bits;
 use super::{
-    Boards, Ceiling, Description, Game, GameError, Outcome, Player, Settings, SolveNotation,
+    Boards, Ceiling, Description, Family, Game, GameError, GameVisitor, Outcome, Player, Settings,
+    SolveNotation,
 };
 
 /// Connect Four as the registry and the tools see it.
 pub const DESCRIPTION: Description = Description {
     name: "connect4",
-    title: "Connect Four, 7x6",
+    title: "Connect Four, 7x6 (or WxH with W x (H+1) <= 128)",
     move_examples: &["4", "1"],
-    boards: Boards::Fixed {
-        width: WIDTH,
-        height: HEIGHT,
+    boards: Boards::Variable {
+        min: MIN_SIDE,
+        max: MAX_BITS / MIN_SIDE - 1,
+        default: (7, 6),
     },
     rules: &[],
     bench: &[
@@ -29,100 +35,54 @@ pub const DESCRIPTION: Description = Description {
         ("2 7 4 5 5 2 2 2 4 1 3 1 6 6 1", 18),
         ("5 4 5 5 1 7 4 3 6 1 2 6 3 3 6 2", 18),
     ],
-    solve: SolveNotation::StonesLeft {
-        cells: (WIDTH * HEIGHT) as u32,
-    },
+    solve: SolveNotation::StonesLeft,
     draws: true,
     gomocup: false,
 };
 
-/// Columns.
-pub const WIDTH: usize = 7;
-/// Rows.
-pub const HEIGHT: usize = 6;
-const STRIDE: usize = HEIGHT + 1;
-const BOTTOM: u64 = bottom_mask();
-const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+/// Connect Four on the standard 7x6 board.
+pub type Connect4 = Position<Standard>;
 
-const fn bottom_mask() -> u64 {
-    let mut mask = 0;
-    let mut col = 0;
-    while col < WIDTH {
-        mask |= 1 << (col * STRIDE);
-        col += 1;
+/// Connect Four as the registry lists it: 7x6 runs on constant masks,
+/// other boards on the narrowest bit set that holds them.
+pub struct AnyBoard;
+
+impl Family for AnyBoard {
+    const DESCRIPTION: &'static Description = &DESCRIPTION;
+
+    fn visit<V: GameVisitor>(settings: &Settings, visitor: V) -> Result<V::Output, GameError> {
+        let (width, height) = board_size(settings)?;
+        Ok(if (width, height) == DESCRIPTION.boards.default_size() {
+            visitor.visit::<Position<Standard>>(settings)
+        } else if width * (height + 1) <= 64 {
+            visitor.visit::<Position<Sized<u64>>>(settings)
+        } else {
+            visitor.visit::<Position<Sized<u128>>>(settings)
+        })
     }
-    mask
 }
 
-const fn column_mask(col: usize) -> u64 {
-    ((1 << HEIGHT) - 1) << (col * STRIDE)
-}
-
-const fn top_cell(col: usize) -> u64 {
-    1 << (col * STRIDE + HEIGHT - 1)
-}
-
-fn zobrist() -> &'static [u64] {
-    static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
-    KEYS.get_or_init(|| super::zobrist::keys(0xC4, 2 * 64 + 1))
-}
-const SIDE_KEY: usize = 128;
-
-/// Each key with its mirror image's beside it: a stone's mirror key is the
-/// key of the cell it would stand on if the board were mirrored left to
-/// right, so that a position's mirror hash is its mirror image's hash.
-/// One table, so that a move reads both from one place.
-fn key_pairs() -> &'static [(u64, u64)] {
-    static PAIRS: OnceLock<Vec<(u64, u64)>> = OnceLock::new();
-    PAIRS.get_or_init(|| {
-        let keys = zobrist();
-        let mut pairs: Vec<(u64, u64)> = keys.iter().map(|&k| (k, k)).collect();
-        for p in 0..2 {
-            for col in 0..WIDTH {
-                for row in 0..HEIGHT {
-                    pairs[p * 64 + col * STRIDE + row].1 =
-                        keys[p * 64 + (WIDTH - 1 - col) * STRIDE + row];
-                }
-            }
-        }
-        pairs
-    })
-}
-
-/// True when `stones` contain four in a row in any direction.
-pub fn has_four(stones: u64) -> bool {
-    for shift in [1, STRIDE - 1, STRIDE, STRIDE + 1] {
-        let pairs = stones & (stones >> shift);
-        if pairs & (pairs >> (2 * shift)) != 0 {
-            return true;
-        }
+/// Board size `(width, height)` asked for by `settings`, checked.
+pub fn board_size(settings: &Settings) -> Result<(usize, usize), GameError> {
+    if let Some(rule) = &settings.rule {
+        return Err(GameError::Unsupported(format!(
+            "{} has no rule variants (got '{rule}')",
+            DESCRIPTION.name
+        )));
     }
-    false
-}
-
-/// Empty cells (anywhere on the board, playable now or not) that would
-/// complete four for the owner of `stones`.
-pub fn winning_cells(stones: u64, occupied: u64) -> u64 {
-    let p = stones;
-    // Vertical: only three below can make four.
-    let mut cells = (p << 1) & (p << 2) & (p << 3);
-    for shift in [STRIDE - 1, STRIDE, STRIDE + 1] {
-        let two_below = (p << shift) & (p << (2 * shift));
-        cells |= two_below & (p << (3 * shift));
-        cells |= two_below & (p >> shift);
-        let two_above = (p >> shift) & (p >> (2 * shift));
-        cells |= two_above & (p >> (3 * shift));
-        cells |= two_above & (p << shift);
-    }
-    cells & BOARD & !occupied
+    let (width, height) = settings.size.unwrap_or(DESCRIPTION.boards.default_size());
+    check_size(width, height)
+        .map_err(|e| GameError::Unsupported(format!("{}: {e}", DESCRIPTION.name)))?;
+    Ok((width, height))
 }
 
 /// A Connect Four position: one bitboard per side, column-major with a
 /// guard row.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Connect4 {
-    stones: [u64; 2],
-    occupied: u64,
+pub struct Position<S: Shape> {
+    shape: S,
+    stones: [S::Bits; 2],
+    occupied: S::Bits,
     plies: u32,
     /// Set when the last move made four; cleared on unmake (a finished game
     /// is never played on).
@@ -132,19 +92,23 @@ pub struct Connect4 {
     mirror_hash: u64,
 }
 
-impl Connect4 {
+impl<S: Shape> Position<S> {
     fn side_index(&self) -> usize {
         (self.plies & 1) as usize
     }
 
+    /// The board's shape.
+    pub fn shape(&self) -> S {
+        self.shape
+    }
+
     /// Both hashes with `p`'s stone on `cell` added or taken away and the
     /// side to move changed.
-    fn keys_after(&self, p: usize, cell: u64) -> (u64, u64) {
-        let pairs = key_pairs();
-        let (stone, side) = (
-            pairs[p * 64 + cell.trailing_zeros() as usize],
-            pairs[SIDE_KEY],
-        );
+    #[inline]
+    fn keys_after(&self, p: usize, cell: S::Bits) -> (u64, u64) {
+        let pairs = self.shape.key_pairs();
+        let cells = S::Bits::CELLS;
+        let (stone, side) = (pairs[p * cells + cell.lowest()], pairs[2 * cells]);
         (
             self.hash ^ stone.0 ^ side.0,
             self.mirror_hash ^ stone.1 ^ side.1,
@@ -153,10 +117,14 @@ impl Connect4 {
 
     /// Adds or takes away `p`'s stone on `cell` in both hashes, and
     /// changes the side to move.
-    fn toggle_keys(&mut self, p: usize, cell: u64) {
+    fn toggle_keys(&mut self, p: usize, cell: S::Bits) {
         let (hash, mirror_hash) = self.keys_after(p, cell);
         self.hash = hash;
         self.mirror_hash = mirror_hash;
+    }
+
+    fn winning_cells(&self, stones: S::Bits, occupied: S::Bits) -> S::Bits {
+        self.shape.winning_cells(stones, occupied)
     }
 
     /// How promising `p`'s move to `cell` is for the solver's ordering:
@@ -165,17 +133,17 @@ impl Connect4 {
     /// and once more those right above a playable cell. Weights chosen by
     /// the solver's nodes on Pons' sets (a fifth fewer than counting every
     /// winning cell once).
-    fn threat_rank(&self, p: usize, cell: u64, theirs: u64) -> u32 {
+    fn threat_rank(&self, p: usize, cell: S::Bits, theirs: S::Bits) -> u32 {
         let occupied = self.occupied | cell;
-        let threats = winning_cells(self.stones[p] | cell, occupied) & !(theirs << 1);
-        let next = (occupied + BOTTOM) & BOARD;
-        let soon = threats & (next << 1);
-        soon.count_ones() + 2 * threats.count_ones()
+        let threats = self.winning_cells(self.stones[p] | cell, occupied) & !theirs.shl(1);
+        let next = (occupied + self.shape.bottom()) & self.shape.board();
+        let soon = threats & next.shl(1);
+        soon.count() + 2 * threats.count()
     }
 
     /// Cells where a stone would land now, one per non-full column.
-    pub fn playable(&self) -> u64 {
-        (self.occupied + BOTTOM) & BOARD
+    pub fn playable(&self) -> S::Bits {
+        (self.occupied + self.shape.bottom()) & self.shape.board()
     }
 
     /// Stones on the board.
@@ -183,44 +151,65 @@ impl Connect4 {
         self.plies
     }
 
-    fn landing_cell(&self, col: u8) -> u64 {
-        self.playable() & column_mask(col as usize)
+    fn landing_cell(&self, col: u8) -> S::Bits {
+        self.playable() & self.shape.column(col as usize)
+    }
+
+    /// The top cell of `col`.
+    fn top_cell(&self, col: usize) -> S::Bits {
+        S::Bits::bit(col * self.shape.stride() + self.shape.height() - 1)
     }
 
     fn grid(&self) -> Vec<Vec<Option<Player>>> {
-        super::grid_of(WIDTH, HEIGHT, |row, col| {
-            let bit = 1u64 << (col * STRIDE + HEIGHT - 1 - row);
-            super::owner(self.stones[0] & bit != 0, self.stones[1] & bit != 0)
+        let (width, height, stride) =
+            (self.shape.width(), self.shape.height(), self.shape.stride());
+        super::grid_of(width, height, |row, col| {
+            let bit = S::Bits::bit(col * stride + height - 1 - row);
+            super::owner(
+                !(self.stones[0] & bit).is_empty(),
+                !(self.stones[1] & bit).is_empty(),
+            )
         })
     }
 
-    fn rebuild(stones: [u64; 2]) -> Connect4 {
+    fn rebuild(shape: S, stones: [S::Bits; 2]) -> Self {
         let occupied = stones[0] | stones[1];
-        let plies = occupied.count_ones();
+        let plies = occupied.count();
+        let pairs = shape.key_pairs();
+        let cells = S::Bits::CELLS;
         let hash_with = |key: fn(&(u64, u64)) -> u64| {
-            let pairs = key_pairs();
             let mut hash = if plies & 1 == 1 {
-                key(&pairs[SIDE_KEY])
+                key(&pairs[2 * cells])
             } else {
                 0
             };
             for (p, &s) in stones.iter().enumerate() {
-                let mut bits = s;
-                while bits != 0 {
-                    hash ^= key(&pairs[p * 64 + bits.trailing_zeros() as usize]);
-                    bits &= bits - 1;
+                for bit in s.squares() {
+                    hash ^= key(&pairs[p * cells + bit]);
                 }
             }
             hash
         };
-        Connect4 {
+        Position {
+            shape,
             stones,
             occupied,
             plies,
-            won: has_four(stones[0]) || has_four(stones[1]),
+            won: shape.has_four(stones[0]) || shape.has_four(stones[1]),
             hash: hash_with(|k| k.0),
             mirror_hash: hash_with(|k| k.1),
         }
+    }
+
+    /// The shape of the board `settings` ask for, which this type must hold.
+    fn shape_for(settings: &Settings) -> Result<S, GameError> {
+        let (width, height) = board_size(settings)?;
+        S::of_size(width, height).ok_or_else(|| {
+            GameError::Unsupported(format!(
+                "{}: board {width}x{height} does not fit this position type",
+                DESCRIPTION.name
+            ))
+        })
     }
 
     /// Threats and control of zugzwang (Allis 1988), from the first
@@ -240,26 +229,30 @@ impl Connect4 {
     fn zugzwang_value(&self) -> i32 {
         let open = !self.playable();
         let threats = [
-            winning_cells(self.stones[0], self.occupied) & open,
-            winning_cells(self.stones[1], self.occupied) & open,
+            self.winning_cells(self.stones[0], self.occupied) & open,
+            self.winning_cells(self.stones[1], self.occupied) & open,
         ];
+        let odd_rows = self.shape.odd_rows();
         // Lowest threats per side: [0] on that side's rows, [1] on the others.
         let mut lowest = [[0i32; 2]; 2];
         let mut value = 0;
-        for col in 0..WIDTH {
-            let both = (threats[0] | threats[1]) & column_mask(col);
-            if both == 0 {
+        for col in 0..self.shape.width() {
+            let both = (threats[0] | threats[1]) & self.shape.column(col);
+            if both.is_empty() {
                 continue;
             }
-            let cell = both & both.wrapping_neg();
-            let odd_row = cell & ODD_ROWS != 0;
+            let cell = both.lowest_bit();
+            let odd_row = !(cell & odd_rows).is_empty();
             // A cell both sides need goes to the side whose row it is.
-            let owner = match (threats[0] & cell != 0, threats[1] & cell != 0) {
+            let owner = match (
+                !(threats[0] & cell).is_empty(),
+                !(threats[1] & cell).is_empty(),
+            ) {
                 (true, true) => usize::from(!odd_row),
                 (true, false) => 0,
                 _ => 1,
             };
-            let stacked = threats[owner] & (cell << 1) != 0;
+            let stacked = !(threats[owner] & cell.shl(1)).is_empty();
             let on_own_row = stacked || odd_row == (owner == 0);
             lowest[owner][usize::from(!on_own_row)] += 1;
             let sign = if owner == 0 { 1 } else { -1 };
@@ -269,8 +262,7 @@ impl Connect4 {
             // Threats higher up the column, of either side.
             let above = both & !cell;
             value += ZUG_UPPER
-                * ((above & threats[0]).count_ones() as i32
-                    - (above & threats[1]).count_ones() as i32);
+                * ((above & threats[0]).count() as i32 - (above & threats[1]).count() as i32);
         }
         let [[white_odd, white_even], [black_even, black_odd]] = lowest;
         value += ZUG_GOOD * (white_odd - black_even) + ZUG_OTHER * (white_even - black_odd);
@@ -292,43 +284,36 @@ impl Connect4 {
     /// counted by the square of the stones already in it, so connected
     /// stones with room to grow are worth more than scattered ones.
     fn window_value(&self, p: usize) -> i32 {
-        let free = BOARD & !self.stones[1 - p];
+        let free = self.shape.board() & !self.stones[1 - p];
         let mine = self.stones[p];
+        let s = self.shape.stride();
         let mut total = 0;
-        for d in [1, STRIDE - 1, STRIDE, STRIDE + 1] {
+        for d in [1, s - 1, s, s + 1] {
             // Windows anchored at their first cell, all four cells free.
-            let windows = free & (free >> d) & (free >> (2 * d)) & (free >> (3 * d));
+            let windows = free & free.shr(d) & free.shr(2 * d) & free.shr(3 * d);
             for i in 0..4 {
                 for j in 0..4 {
-                    total += (windows & (mine >> (i * d)) & (mine >> (j * d))).count_ones() as i32;
+                    total += (windows & mine.shr(i * d) & mine.shr(j * d)).count() as i32;
                 }
             }
         }
         total
     }
 
+    /// Stones weighted by their column's nearness to the centre: 4 in the
+    /// middle, then 2, 1 and 0.
+    #[inline]
     fn centre_value(&self, p: usize) -> i32 {
-        const WEIGHTS: [i32; WIDTH] = [0, 1, 2, 4, 2, 1, 0];
-        (0..WIDTH)
-            .map(|c| WEIGHTS[c] * (self.stones[p] & column_mask(c)).count_ones() as i32)
+        (0..self.shape.width())
+            .map(|c| {
+                let weight = [4, 2, 1, 0][self.shape.centre_distance(c).min(3)];
+                weight * (self.stones[p] & self.shape.column(c)).count() as i32
+            })
             .sum()
     }
 }
 
-/// Columns from the centre outwards, left before right.
-const CENTRE_FIRST: [u8; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
-
-/// Rows 1, 3, 5 counted from 1 at the bottom (indices 0, 2, 4).
-const ODD_ROWS: u64 = BOTTOM * 0b010101;
-/// The rows of the top row's parity (for 6 rows: 2, 4, 6 from 1 at the
-/// bottom), which claimeven gives the second player.
-const TOP_PARITY_ROWS: u64 = if HEIGHT % 2 == 1 {
-    ODD_ROWS
-} else {
-    BOARD & !ODD_ROWS
-};
-
-/// Weights of [`Connect4::zugzwang_value`]: a column's lowest threat on
+/// Weights of [`Position::zugzwang_value`]: a column's lowest threat on
 /// its owner's rows, on the other rows, a threat higher up a column, two
 /// stacked threats, and control of zugzwang.
 const ZUG_GOOD: i32 = 25;
@@ -337,43 +322,44 @@ const ZUG_UPPER: i32 = 5;
 const ZUG_STACKED: i32 = 40;
 const ZUG_CONTROL: i32 = 40;
 
-impl Game for Connect4 {
+impl<S: Shape> Game for Position<S> {
     type Move = u8;
     const DESCRIPTION: &'static Description = &DESCRIPTION;
-    const HISTORY_SLOTS: usize = WIDTH;
+    const HISTORY_SLOTS: usize = S::MAX_WIDTH;
     const HASH_AFTER_IS_CHEAP: bool = true;
     const SOLVER_FIRST: bool = true;
 
     fn start(settings: &Settings) -> Result<Self, GameError> {
-        super::settings_must_be_default(Self::NAME, settings)?;
-        Ok(Connect4::rebuild([0, 0]))
+        let shape = Self::shape_for(settings)?;
+        Ok(Self::rebuild(shape, [S::Bits::ZERO; 2]))
     }
 
     fn from_fen(fen: &str, settings: &Settings) -> Result<Self, GameError> {
-        super::settings_must_be_default(Self::NAME, settings)?;
+        let shape = Self::shape_for(settings)?;
+        let (width, height, stride) = (shape.width(), shape.height(), shape.stride());
         let (board, side) = super::split_fen(fen)?;
-        let grid = super::parse_grid(fen, board, WIDTH, HEIGHT)?;
-        let mut stones = [0u64; 2];
+        let grid = super::parse_grid(fen, board, width, height)?;
+        let mut stones = [S::Bits::ZERO; 2];
         for (r, cells) in grid.iter().enumerate() {
-            let row = HEIGHT - 1 - r;
+            let row = height - 1 - r;
             for (col, cell) in cells.iter().enumerate() {
                 if let Some(p) = cell {
-                    stones[p.index()] |= 1 << (col * STRIDE + row);
+                    stones[p.index()] |= S::Bits::bit(col * stride + row);
                 }
             }
         }
         let occupied = stones[0] | stones[1];
         // Gravity: every column is filled from the bottom without gaps.
-        for col in 0..WIDTH {
-            let c = (occupied & column_mask(col)) >> (col * STRIDE);
-            if c & (c + 1) != 0 {
+        for col in 0..width {
+            let c = (occupied & shape.column(col)).shr(col * stride);
+            if !(c & (c + S::Bits::bit(0))).is_empty() {
                 return Err(GameError::bad_position(
                     fen,
                     "a stone floats above an empty cell",
                 ));
             }
         }
-        let (a, b) = (stones[0].count_ones(), stones[1].count_ones());
+        let (a, b) = (stones[0].count(), stones[1].count());
         let expected = if a == b { Player::P1 } else { Player::P2 };
         if a < b || a > b + 1 || side != expected {
             return Err(GameError::bad_position(
@@ -381,10 +367,10 @@ impl Game for Connect4 {
                 "stone counts do not fit the side to move",
             ));
         }
-        if has_four(stones[0]) && has_four(stones[1]) {
+        if shape.has_four(stones[0]) && shape.has_four(stones[1]) {
             return Err(GameError::bad_position(fen, "both sides have four"));
         }
-        Ok(Connect4::rebuild(stones))
+        Ok(Self::rebuild(shape, stones))
     }
 
     fn to_fen(&self) -> String {
@@ -403,7 +389,7 @@ impl Game for Connect4 {
         if self.won {
             // The side that just moved made four.
             Some(Outcome::Win(self.side_to_move().other()))
-        } else if self.occupied == BOARD {
+        } else if self.occupied == self.shape.board() {
             Some(Outcome::Draw)
         } else {
             None
@@ -414,8 +400,8 @@ impl Game for Connect4 {
         if self.won {
             return;
         }
-        for col in 0..WIDTH {
-            if self.occupied & top_cell(col) == 0 {
+        for col in 0..self.shape.width() {
+            if (self.occupied & self.top_cell(col)).is_empty() {
                 moves.push(col as u8);
             }
         }
@@ -427,13 +413,13 @@ impl Game for Connect4 {
         self.stones[p] |= cell;
         self.occupied |= cell;
         self.plies += 1;
-        self.won = has_four(self.stones[p]);
+        self.won = self.shape.has_four(self.stones[p]);
         self.toggle_keys(p, cell);
     }
 
     fn unmake_move(&mut self, col: u8) {
-        let in_column = self.occupied & column_mask(col as usize);
-        let cell = 1u64 << (63 - in_column.leading_zeros());
+        let in_column = self.occupied & self.shape.column(col as usize);
+        let cell = S::Bits::bit(in_column.highest());
         self.plies -= 1;
         let p = self.side_index();
         self.stones[p] &= !cell;
@@ -450,13 +436,13 @@ impl Game for Connect4 {
         let me = self.side_index();
         let them = 1 - me;
         let playable = self.playable();
-        let my_wins = winning_cells(self.stones[me], self.occupied) & playable;
-        if my_wins != 0 {
+        let my_wins = self.winning_cells(self.stones[me], self.occupied) & playable;
+        if !my_wins.is_empty() {
             // Winning at once; quiescence normally sees this first.
             return 1000;
         }
-        let their_wins = winning_cells(self.stones[them], self.occupied) & playable;
-        if their_wins.count_ones() >= 2 {
+        let their_wins = self.winning_cells(self.stones[them], self.occupied) & playable;
+        if their_wins.count() >= 2 {
             // Two immediate threats cannot both be blocked.
             return -1000;
         }
@@ -471,39 +457,43 @@ impl Game for Connect4 {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, GameError> {
-        let col = match text.trim().parse::<u8>() {
-            Ok(c @ 1..=7) => c - 1,
+        let col = match text.trim().parse::<usize>() {
+            Ok(c) if (1..=self.shape.width()).contains(&c) => c - 1,
             _ => return Err(GameError::IllegalMove(text.to_string())),
         };
-        if self.won || self.occupied & top_cell(col as usize) != 0 {
+        if self.won || !(self.occupied & self.top_cell(col)).is_empty() {
             return Err(GameError::IllegalMove(text.to_string()));
         }
-        Ok(col)
+        Ok(col as u8)
     }
 
+    /// Columns labelled by the last digit of their number.
     fn render(&self) -> String {
-        super::render_grid(&self.grid(), "1234567")
+        let labels: String = (1..=self.shape.width())
+            .map(|c| char::from(b'0' + (c % 10) as u8))
+            .collect();
+        super::render_grid(&self.grid(), &labels)
     }
 
     fn move_score(&self, col: u8) -> i32 {
         let me = self.side_index();
         let cell = self.landing_cell(col);
-        let my_wins = winning_cells(self.stones[me], self.occupied);
-        if my_wins & cell != 0 {
+        let my_wins = self.winning_cells(self.stones[me], self.occupied);
+        if !(my_wins & cell).is_empty() {
             return 1000;
         }
-        let their_wins = winning_cells(self.stones[1 - me], self.occupied);
-        if their_wins & cell != 0 {
+        let their_wins = self.winning_cells(self.stones[1 - me], self.occupied);
+        if !(their_wins & cell).is_empty() {
             return 500;
         }
         let mut score = 0;
-        if their_wins & (cell << 1) != 0 {
+        if !(their_wins & cell.shl(1)).is_empty() {
             // Playing here lets the opponent win on top.
             score -= 200;
         }
-        let created = winning_cells(self.stones[me] | cell, self.occupied | cell);
-        score += 10 * created.count_ones() as i32;
-        score + [0, 1, 2, 3, 2, 1, 0][col as usize]
+        let created = self.winning_cells(self.stones[me] | cell, self.occupied | cell);
+        score += 10 * created.count() as i32;
+        score + 3usize.saturating_sub(self.shape.centre_distance(col as usize)) as i32
     }
 
     fn history_slot(&self, col: u8) -> usize {
@@ -516,15 +506,20 @@ impl Game for Connect4 {
 
     /// The smaller of the position's exact code and its mirror image's:
     /// per column, `2^h + s` for `h` stones of which the side to move owns
-    /// the set `s` (Pascal Pons' key), so no two positions share a key.
+    /// the set `s` (Pascal Pons' key), so no two positions share a key on
+    /// boards of up to 64 bits (beyond, the code is folded to 64 bits).
     fn symmetric_key(&self) -> u64 {
-        let code = self.stones[self.side_index()] + self.occupied + BOTTOM;
-        let mut mirror = 0;
-        for col in 0..WIDTH {
-            let column = (code >> (col * STRIDE)) & ((1 << STRIDE) - 1);
-            mirror |= column << ((WIDTH - 1 - col) * STRIDE);
+        let shape = self.shape;
+        let stride = shape.stride();
+        let code = self.stones[self.side_index()] + self.occupied + shape.bottom();
+        let column_bits = shape.column(0) | S::Bits::bit(stride - 1);
+        let mut mirror = S::Bits::ZERO;
+        let width = shape.width();
+        for col in 0..width {
+            let column = code.shr(col * stride) & column_bits;
+            mirror |= column.shl((width - 1 - col) * stride);
         }
-        code.min(mirror)
+        code.min(mirror).key()
     }
 
     /// The smaller of the hash and the mirror image's hash.
@@ -541,7 +536,7 @@ impl Game for Connect4 {
     }
 
     fn mirror_move(&self, col: u8) -> u8 {
-        (WIDTH - 1) as u8 - col
+        (self.shape.width() - 1) as u8 - col
     }
 
     /// Claimeven (Allis 1988): when the empty cells are even in number,
@@ -555,33 +550,36 @@ impl Game for Connect4 {
     /// number of empty cells, only the plain test: no four left in its
     /// stones and the empty cells.
     fn result_ceiling(&self) -> Option<Ceiling> {
+        let shape = self.shape;
         let me = self.side_index();
-        let empty = BOARD & !self.occupied;
-        let left = empty.count_ones();
+        let board = shape.board();
+        let empty = board & !self.occupied;
+        let left = empty.count();
         if left.is_multiple_of(2) {
-            let theirs = self.stones[1 - me] | (empty & TOP_PARITY_ROWS & !self.playable());
-            if has_four(BOARD & !theirs) {
+            let theirs = self.stones[1 - me] | (empty & shape.top_parity_rows() & !self.playable());
+            if shape.has_four(board & !theirs) {
                 None
-            } else if has_four(theirs) {
+            } else if shape.has_four(theirs) {
                 Some(Ceiling::Loss(left))
             } else {
                 Some(Ceiling::Draw)
             }
         } else {
-            (!has_four(self.stones[me] | empty)).then_some(Ceiling::Draw)
+            (!shape.has_four(self.stones[me] | empty)).then_some(Ceiling::Draw)
         }
     }
 
     fn plies_left_bound(&self) -> Option<u32> {
-        Some((WIDTH * HEIGHT) as u32 - self.plies)
+        Some(self.shape.cells() as u32 - self.plies)
     }
 
     fn winning_move(&self) -> Option<u8> {
         if self.won {
             return None;
         }
-        let wins = winning_cells(self.stones[self.side_index()], self.occupied) & self.playable();
-        (wins != 0).then(|| (wins.trailing_zeros() as usize / STRIDE) as u8)
+        let wins =
+            self.winning_cells(self.stones[self.side_index()], self.occupied) & self.playable();
+        (!wins.is_empty()).then(|| (wins.lowest() / self.shape.stride()) as u8)
     }
 
     /// Forced reply when the opponent threatens to win at a playable cell;
@@ -592,18 +590,18 @@ impl Game for Connect4 {
         if self.won {
             return;
         }
-        let theirs = winning_cells(self.stones[1 - self.side_index()], self.occupied);
+        let theirs = self.winning_cells(self.stones[1 - self.side_index()], self.occupied);
         let mut possible = self.playable();
         let forced = possible & theirs;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
+        if !forced.is_empty() {
+            if !forced.without_lowest().is_empty() {
                 return;
             }
             possible = forced;
         }
-        possible &= !(theirs >> 1);
-        for col in CENTRE_FIRST {
-            if possible & column_mask(col as usize) != 0 {
+        possible &= !theirs.shr(1);
+        for &col in self.shape.centre_first() {
+            if !(possible & self.shape.column(col as usize)).is_empty() {
                 moves.push(col);
             }
         }
@@ -613,8 +611,8 @@ impl Game for Connect4 {
     /// among equals.
     fn order_solver_moves(&self, moves: &mut [u8]) {
         let me = self.side_index();
-        let theirs = winning_cells(self.stones[1 - me], self.occupied);
-        let mut ranks = [0u32; WIDTH];
+        let theirs = self.winning_cells(self.stones[1 - me], self.occupied);
+        let mut ranks = [0u32; shape::MAX_COLUMNS];
         for (rank, &col) in ranks.iter_mut().zip(moves.iter()) {
             *rank = self.threat_rank(me, self.landing_cell(col), theirs);
         }
@@ -636,344 +634,12 @@ impl Game for Connect4 {
         if self.won {
             return;
         }
-        let wins = winning_cells(self.stones[self.side_index()], self.occupied) & self.playable();
-        for col in 0..WIDTH {
-            if wins & column_mask(col) != 0 {
+        let wins =
+            self.winning_cells(self.stones[self.side_index()], self.occupied) & self.playable();
+        for col in 0..self.shape.width() {
+            if !(wins & self.shape.column(col)).is_empty() {
                 moves.push(col as u8);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::perft::perft;
-
-    fn play(moves: &str) -> Connect4 {
-        let mut pos = Connect4::start(&Settings::default()).unwrap();
-        for ch in moves.chars() {
-            let mv = pos.parse_move(&ch.to_string()).unwrap();
-            pos.make_move(mv);
-        }
-        pos
-    }
-
-    #[test]
-    fn perft_from_the_start() {
-        let expected = [7, 49, 343, 2401, 16807, 117649, 823536, 5673234];
-        let mut pos = play("");
-        for (d, &n) in expected.iter().enumerate() {
-            assert_eq!(perft(&mut pos, d as u32 + 1), n, "depth {}", d + 1);
-        }
-        assert_eq!(pos, play(""));
-    }
-
-    #[test]
-    fn four_in_each_direction_wins() {
-        // vertical, horizontal, both diagonals
-        for (moves, winner) in [
-            ("1212121", Player::P1),
-            ("1122334", Player::P1),
-            ("12233434474", Player::P1),
-            ("76655454414", Player::P1),
-            ("12121232", Player::P2),
-        ] {
-            let pos = play(moves);
-            assert_eq!(pos.outcome(), Some(Outcome::Win(winner)), "{moves}");
-            let mut list = Vec::new();
-            pos.generate_moves(&mut list);
-            assert!(list.is_empty(), "no moves after a win");
-        }
-        assert_eq!(play("121212").outcome(), None);
-    }
-
-    #[test]
-    fn full_column_and_bad_text_are_illegal() {
-        let pos = play("111111");
-        assert!(pos.parse_move("1").is_err());
-        assert!(pos.parse_move("0").is_err());
-        assert!(pos.parse_move("8").is_err());
-        assert!(pos.parse_move("x").is_err());
-        assert_eq!(pos.parse_move("2"), Ok(1));
-    }
-
-    #[test]
-    fn fen_round_trip_hash_and_gravity() {
-        let pos = play("4453");
-        let fen = pos.to_fen();
-        assert_eq!(fen, "7/7/7/7/3o3/2oxx2 x");
-        let back = Connect4::from_fen(&fen, &Settings::default()).unwrap();
-        assert_eq!(back, pos, "FEN rebuild gives the incremental hash too");
-        assert!(Connect4::from_fen("7/7/7/7/3o3/7 x", &Settings::default()).is_err());
-        assert!(Connect4::from_fen("7/7/7/7/7/3x3 x", &Settings::default()).is_err());
-    }
-
-    #[test]
-    fn non_losing_moves_are_those_that_survive_a_trial() {
-        // Every position of up to five plies, and some late ones.
-        let mut positions = Vec::new();
-        fn walk(pos: &mut Connect4, plies: u32, out: &mut Vec<Connect4>) {
-            if pos.outcome().is_some() {
-                return;
-            }
-            out.push(pos.clone());
-            if plies == 0 {
-                return;
-            }
-            for col in 0..WIDTH as u8 {
-                if pos.parse_move(&(col + 1).to_string()).is_ok() {
-                    pos.make_move(col);
-                    walk(pos, plies - 1, out);
-                    pos.unmake_move(col);
-                }
-            }
-        }
-        walk(&mut play(""), 4, &mut positions);
-        walk(&mut play("2252576253462244111563"), 4, &mut positions);
-        walk(&mut play("7422341735647741166133"), 4, &mut positions);
-        let mut checked = 0;
-        for pos in positions {
-            if pos.winning_move().is_some() {
-                continue;
-            }
-            let mut fast = Vec::new();
-            pos.non_losing_moves(&mut fast);
-            let mut slow = Vec::new();
-            crate::game::non_losing_moves_by_trial(&pos, &mut slow);
-            fast.sort();
-            assert_eq!(fast, slow, "{}", pos.to_fen());
-            checked += 1;
-        }
-        assert!(checked > 3000);
-    }
-
-    #[test]
-    fn non_losing_moves_come_centre_first_and_the_solver_ranks_threats_first() {
-        let mut moves = Vec::new();
-        play("").non_losing_moves(&mut moves);
-        assert_eq!(moves, vec![3, 2, 4, 1, 5, 0, 6]);
-        // X on d1 and e1: c1 and f1 each make three in a row with two
-        // open ends; centre first among equals.
-        moves.clear();
-        let pos = play("4455");
-        pos.non_losing_moves(&mut moves);
-        pos.order_solver_moves(&mut moves);
-        assert_eq!(moves[..2], [2, 5], "{moves:?}");
-        // O must block X's three in column 1, and only there.
-        moves.clear();
-        play("12121").non_losing_moves(&mut moves);
-        assert_eq!(moves, vec![0]);
-        // X threatens in columns 2 and 6 of the bottom row: O has no move.
-        moves.clear();
-        let pos = play("33445");
-        assert_eq!(pos.winning_move(), None);
-        pos.non_losing_moves(&mut moves);
-        assert!(moves.is_empty(), "{moves:?}");
-    }
-
-    #[test]
-    fn hash_after_is_the_hash_after_the_move() {
-        for line in ["", "4453", "2252576253462244111563"] {
-            let pos = play(line);
-            let mut moves = Vec::new();
-            pos.generate_moves(&mut moves);
-            for mv in moves {
-                let mut child = pos.clone();
-                child.make_move(mv);
-                assert_eq!(pos.hash_after(mv), child.hash(), "{line} then {mv}");
-            }
-        }
-    }
-
-    fn fen(text: &str) -> Connect4 {
-        Connect4::from_fen(text, &Settings::default()).unwrap()
-    }
-
-    #[test]
-    fn odd_threats_serve_the_first_player_and_even_ones_the_second() {
-        // X's three on row 3 threatens a3 and e3, neither playable yet.
-        let odd = fen("7/7/7/1xxx3/1xoo3/1oxo3 o");
-        assert_eq!(
-            odd.zugzwang_value(),
-            2 * ZUG_GOOD + ZUG_CONTROL,
-            "two odd threats give the first player zugzwang"
-        );
-        // O's three on row 2 threatens a2 and e2.
-        let even = fen("7/7/7/7/1ooo2x/1xxo2x x");
-        assert_eq!(even.zugzwang_value(), -2 * ZUG_GOOD - ZUG_CONTROL);
-        // The same threats on the other side's rows are worth less.
-        let wrong_rows = fen("7/7/7/7/1xxx2o/1oox2o x");
-        assert_eq!(wrong_rows.zugzwang_value(), 2 * ZUG_OTHER);
-        // Evaluations are the side to move's.
-        assert!(odd.evaluate() < 0 && even.evaluate() < 0);
-    }
-
-    #[test]
-    fn a_threat_above_the_opponents_threat_waits_for_it() {
-        // X threatens a3 and e3, O a2 and e2 right under them: O's even
-        // threats come first and keep zugzwang.
-        let pos = fen("7/7/7/1xxx3/1ooo3/1xox3 o");
-        assert_eq!(
-            pos.zugzwang_value(),
-            -2 * ZUG_GOOD + 2 * ZUG_UPPER - ZUG_CONTROL
-        );
-        // X's diagonal b1-c2-d3 adds e4 on top of e3: whoever fills e2,
-        // X wins in column e.
-        let stacked = fen("7/7/7/1xxx3/1oxo3/1xoo3 o");
-        assert_eq!(
-            stacked.zugzwang_value(),
-            2 * ZUG_GOOD + ZUG_STACKED + ZUG_UPPER + ZUG_CONTROL
-        );
-    }
-
-    #[test]
-    fn symmetric_keys_fold_mirror_images_only() {
-        let mirrored = |line: &str| -> String {
-            line.chars()
-                .map(|c| char::from(b'8' - (c as u8 - b'0')))
-                .collect()
-        };
-        fn walk(pos: &mut Connect4, line: &mut String, depth: u32, out: &mut Vec<String>) {
-            out.push(line.clone());
-            if depth == 0 || pos.outcome().is_some() {
-                return;
-            }
-            for col in 0..WIDTH as u8 {
-                if pos.parse_move(&(col + 1).to_string()).is_ok() {
-                    pos.make_move(col);
-                    line.push(char::from(b'1' + col));
-                    walk(pos, line, depth - 1, out);
-                    line.pop();
-                    pos.unmake_move(col);
-                }
-            }
-        }
-        let mut lines = Vec::new();
-        walk(&mut play(""), &mut String::new(), 4, &mut lines);
-        let boards: std::collections::HashSet<String> =
-            lines.iter().map(|l| play(l).to_fen()).collect();
-        // John Tromp's counts of positions after 0 to 4 plies.
-        assert_eq!(boards.len(), 1 + 7 + 49 + 238 + 1120);
-        walk(
-            &mut play("4444441"),
-            &mut "4444441".to_string(),
-            3,
-            &mut lines,
-        );
-        let mut classes = std::collections::HashSet::new();
-        let mut keys = std::collections::HashSet::new();
-        for line in &lines {
-            let (pos, image) = (play(line), play(&mirrored(line)));
-            assert_eq!(pos.symmetric_key(), image.symmetric_key(), "{line}");
-            classes.insert(pos.to_fen().min(image.to_fen()));
-            keys.insert(pos.symmetric_key());
-        }
-        // One key per board up to its mirror image, no two sharing one.
-        assert_eq!(keys.len(), classes.len());
-        assert!(classes.len() < boards.len());
-    }
-
-    /// Random positions `plies` deep whose game is not over, from a fixed
-    /// seed.
-    fn random_positions(count: usize, plies: u32, seed: u64) -> Vec<Connect4> {
-        use rand::SeedableRng;
-        use rand::seq::IndexedRandom;
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut pos = play("");
-            for _ in 0..plies {
-                let mut moves = Vec::new();
-                pos.generate_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                pos.make_move(*moves.choose(&mut rng).unwrap());
-            }
-            if pos.outcome().is_none() && pos.plies == plies {
-                out.push(pos);
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn the_result_ceiling_holds_under_perfect_play() {
-        use crate::search::score::MATE;
-        use crate::search::solver::{Knowledge, Solver};
-        let mut solver = Solver::<Connect4>::new(4).unwrap();
-        solver.set_knowledge(Knowledge {
-            mirror: false,
-            ceiling: false,
-            etc: false,
-        });
-        let (mut draws, mut losses) = (0, 0);
-        for plies in [28, 30, 32, 34, 36] {
-            for pos in random_positions(400, plies, plies as u64) {
-                let Some(ceiling) = pos.result_ceiling() else {
-                    continue;
-                };
-                solver.clear();
-                let exact = solver.solve(&pos, false).unwrap().score;
-                match ceiling {
-                    Ceiling::Draw => {
-                        draws += 1;
-                        assert!(exact <= 0, "{} {exact}", pos.to_fen());
-                    }
-                    Ceiling::Loss(within) => {
-                        losses += 1;
-                        assert!(
-                            exact < 0 && MATE + exact <= within as i32,
-                            "{} {exact} {within}",
-                            pos.to_fen()
-                        );
-                    }
-                }
-            }
-        }
-        assert!(draws > 40 && losses > 10, "{draws} draws, {losses} losses");
-    }
-
-    #[test]
-    fn solver_keys_fold_mirror_images() {
-        let mirrored = |line: &str| -> String {
-            line.chars()
-                .map(|c| char::from(b'8' - (c as u8 - b'0')))
-                .collect()
-        };
-        for line in ["", "1", "4", "12", "4453", "2252576253462244111563", "44"] {
-            let (pos, image) = (play(line), play(&mirrored(line)));
-            let ((key, flipped), (image_key, image_flipped)) =
-                (pos.solver_key(), image.solver_key());
-            assert_eq!(key, image_key, "{line}");
-            let symmetric = pos.to_fen() == image.to_fen();
-            assert!(!(flipped && image_flipped), "{line}");
-            assert_eq!(symmetric, !(flipped || image_flipped), "{line}");
-            let mut moves = Vec::new();
-            pos.generate_moves(&mut moves);
-            for mv in moves {
-                let mut child = pos.clone();
-                child.make_move(mv);
-                assert_eq!(
-                    pos.solver_key_after(mv),
-                    child.solver_key().0,
-                    "{line} {mv}"
-                );
-                let mut image_child = image.clone();
-                image_child.make_move(pos.mirror_move(mv));
-                assert_eq!(child.solver_key().0, image_child.solver_key().0);
-            }
-        }
-        assert_ne!(play("1").solver_key().0, play("2").solver_key().0);
-    }
-
-    #[test]
-    fn threats_are_found() {
-        let pos = play("112233");
-        let mut tactical = Vec::new();
-        pos.tactical_moves(&mut tactical);
-        assert_eq!(tactical, vec![3], "column 4 completes the row");
-        assert_eq!(pos.move_score(3), 1000);
     }
 }

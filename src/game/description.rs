@@ -41,20 +41,22 @@ pub enum SolveNotation {
     /// end of the game: `a1 b2 c1 5` (positive: the side to move wins).
     Plies,
     /// Pascal Pons' Connect Four convention: moves written one character
-    /// each with no spaces (`4453`), and the score of a win is the winner's
+    /// each with no spaces (`4453`), or separated by commas where columns
+    /// take two digits (`10,4,11`), and the score of a win is the winner's
     /// stones left unplayed when the winning stone drops,
-    /// `(cells + 1 - stones before it) / 2`, negative for a loss.
-    StonesLeft {
-        /// Cells on the board.
-        cells: u32,
-    },
+    /// `(cells + 1 - stones before it) / 2` for the board's cells, negative
+    /// for a loss.
+    StonesLeft,
 }
 
 impl SolveNotation {
     /// The moves of a solve line's first field(s).
     pub fn split_moves(self, moves: &str) -> Vec<String> {
         match self {
-            SolveNotation::StonesLeft { .. } if !moves.contains(' ') => {
+            SolveNotation::StonesLeft if moves.contains(',') => {
+                moves.split(',').map(|m| m.trim().to_string()).collect()
+            }
+            SolveNotation::StonesLeft if !moves.contains(' ') => {
                 moves.chars().map(|c| c.to_string()).collect()
             }
             _ => moves.split_whitespace().map(str::to_string).collect(),
@@ -63,7 +65,7 @@ impl SolveNotation {
 
     /// Whether the moves take one field (`4453`) or run up to the score.
     pub fn compact_moves(self) -> bool {
-        matches!(self, SolveNotation::StonesLeft { .. })
+        matches!(self, SolveNotation::StonesLeft)
     }
 }
 

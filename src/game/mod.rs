@@ -3,6 +3,7 @@
 //! search or protocols; what search needs from it enters through the hook
 //! methods at the bottom of the trait, which have neutral defaults.
 
+pub mod bits;
 pub mod blackwhite;
 pub mod breakthrough;
 pub mod connect4;

@@ -137,6 +137,9 @@ pub struct Solver<G: Game, B: Bounds<G::Move> = BoundTable<<G as Game>::Move>> {
     /// The best lower bound the last solve proved, and a move keeping it.
     proved: Option<(i32, G::Move)>,
     knowledge: Knowledge,
+    /// 0 for the game's own move order; else the seed of a helper's
+    /// perturbed order (see [`Self::set_jitter`]).
+    jitter: u64,
 }
 
 impl<G: Game> Solver<G> {
@@ -165,7 +168,22 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
             root_move: None,
             proved: None,
             knowledge: Knowledge::default(),
+            jitter: 0,
         }
+    }
+
+    /// Makes this solver a helper of others on a shared table: at about
+    /// one node in four (chosen by `seed` and the position, so each helper
+    /// differently) the first two moves after ordering trade places, so
+    /// that helpers work ahead on other subtrees and fill the table with
+    /// what the main solver needs next. 0 restores the game's order.
+    pub fn set_jitter(&mut self, seed: u64) {
+        self.jitter = seed;
+    }
+
+    /// The table this solver works on.
+    pub fn table(&self) -> &B {
+        &self.table
     }
 
     /// Chooses what the solver takes from the game (all by default).
@@ -420,6 +438,12 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
         {
             moves[..=i].rotate_right(1);
         }
+        if self.jitter != 0
+            && moves.len() > 1
+            && (key ^ self.jitter).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61 == 0
+        {
+            moves.swap(0, 1);
+        }
 
         // Start loading the children's entries together, rather than one
         // miss at a time.
@@ -579,7 +603,8 @@ pub(crate) mod tests {
     #[test]
     fn solvers_sharing_a_table_match_negamax() {
         // Two threads, each solving the same positions in another order
-        // on one table, so that each meets the other's entries.
+        // on one table, so that each meets the other's entries; the
+        // second in a jittered move order, as a helper does.
         let mut root = play::<Connect4>(&[]);
         for ch in "225257625346224411156336534367135".chars() {
             let mv = root.parse_move(&ch.to_string()).unwrap();
@@ -593,6 +618,7 @@ pub(crate) mod tests {
                 let (all, table) = (&all, &table);
                 scope.spawn(move || {
                     let mut solver = Solver::<Connect4, _>::sharing(table);
+                    solver.set_jitter(u64::from(reversed));
                     let order: Vec<&Connect4> = if reversed {
                         all.iter().rev().collect()
                     } else {

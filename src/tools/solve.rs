@@ -7,7 +7,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use super::search_now;
+use super::search_with_helpers;
 use crate::engine::registry;
 use crate::engine::session::{Session, nodes_per_second};
 use crate::game::{Settings, SolveNotation};
@@ -44,11 +44,19 @@ pub struct Solved {
 /// game's `plies` is unknown and left at 0; with `Proof::ProofNumbers` it
 /// is the length of the proof found, or 0 where none was searched.
 pub fn solve(session: &dyn Session, proof: Proof) -> Solved {
+    solve_with_helpers(session, proof, 0)
+}
+
+/// [`solve`] by the calling thread and `helpers` more (not for proof
+/// numbers, which search on one thread): all solve the position on one
+/// shared table, the helpers in jittered move orders; the main thread's
+/// proof is the answer, and `nodes` are the main thread's alone.
+pub fn solve_with_helpers(session: &dyn Session, proof: Proof, helpers: usize) -> Solved {
     let limits = SearchLimits {
         solve: Some(proof),
         ..Default::default()
     };
-    let summary = search_now(session, limits);
+    let summary = search_with_helpers(session, limits, helpers);
     let value = match summary.last.as_ref().map(|i| i.score) {
         Some(Score::Mate(n)) if n > 0 => Value::Decided {
             win: true,
@@ -72,11 +80,11 @@ pub fn solve(session: &dyn Session, proof: Proof) -> Solved {
 }
 
 /// The score of `value` as `notation` writes it, for a position reached
-/// after `plies_played` moves.
-pub fn notation_score(notation: SolveNotation, plies_played: u32, value: Value) -> i32 {
+/// after `plies_played` moves on a board of `cells` cells.
+pub fn notation_score(notation: SolveNotation, cells: u32, plies_played: u32, value: Value) -> i32 {
     match (notation, value) {
         (_, Value::Draw) => 0,
-        (SolveNotation::StonesLeft { cells }, Value::Decided { win, plies }) => {
+        (SolveNotation::StonesLeft, Value::Decided { win, plies }) => {
             // Pascal Pons' score: the winner's stones left unplayed when
             // the winning stone drops.
             let stones_before_last = plies_played + plies - 1;
@@ -149,6 +157,8 @@ pub struct SolveSetup {
     pub proof: Proof,
     /// The search switches (all on but those `--off` names).
     pub params: SearchParams,
+    /// Threads solving each position together (1: deterministic).
+    pub threads: usize,
 }
 
 /// `ply solve`: solves every line of `input` (moves, then optionally the
@@ -166,8 +176,12 @@ pub fn run(
         hash_mb,
         proof,
         params,
+        threads,
     } = setup;
-    let notation = registry::describe(game).map_err(anyhow::Error::msg)?.solve;
+    let description = registry::describe(game).map_err(anyhow::Error::msg)?;
+    let notation = description.solve;
+    let (width, height) = settings.size.unwrap_or(description.boards.default_size());
+    let cells = (width * height) as u32;
     let mut session =
         registry::create(game, settings, hash_mb, params).map_err(anyhow::Error::msg)?;
     let mut report = SolveReport {
@@ -195,9 +209,9 @@ pub fn run(
             continue;
         }
         session.new_game();
-        let solved = solve(session.as_ref(), proof);
+        let solved = solve_with_helpers(session.as_ref(), proof, threads.saturating_sub(1));
         let score = match (proof, solved.value) {
-            (Proof::Exact, value) => notation_score(notation, moves.len() as u32, value),
+            (Proof::Exact, value) => notation_score(notation, cells, moves.len() as u32, value),
             (_, Value::Draw) => 0,
             (_, Value::Decided { win: true, .. }) => 1,
             (_, Value::Decided { win: false, .. }) => -1,

@@ -2,7 +2,7 @@
 //! that move whole sets of pieces at once. Side 0 (the first player) moves
 //! towards higher rows, side 1 towards row 0.
 
-use super::bits::Bits;
+use crate::game::bits::Bits;
 
 /// The smallest side: on 4 rows the two armies start face to face.
 pub const MIN_SIDE: usize = 4;

@@ -5,6 +5,8 @@
 //! for the positions two plies on, which the next search starts from.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Duration;
 
 use super::{Proof, Report, SearchLimits, SearchResult, Searcher};
@@ -12,7 +14,7 @@ use crate::game::Game;
 use crate::search::clock::Clock;
 use crate::search::pns::{self, GameValue, ProofSearch};
 use crate::search::score::{self, MATE, MAX_PLY, Score};
-use crate::search::solver::{Knowledge, Solver};
+use crate::search::solver::{Bounds, Knowledge, SharedBounds, Solved, Solver};
 
 /// Timed searches shorter than this do not try the solver first: half of
 /// it would rarely prove anything the play search does not see.
@@ -23,6 +25,10 @@ pub(super) struct Exact<G: Game> {
     /// The solver, with a table of `Hash` MB: allocated with the searcher
     /// for games of bounded length, else on first use.
     pub solver: Option<Solver<G>>,
+    /// The solving mode's solver when helper threads solve beside the
+    /// main searcher: all on one shared table, each helper's move order
+    /// jittered. While it exists the own solver's table is freed.
+    pub shared: Option<Solver<G, Arc<SharedBounds>>>,
     /// Lower bounds on the values of the positions the game may reach
     /// two plies after the last position solved (its value, two plies
     /// nearer the end, after its best move and any reply), by hash.
@@ -36,6 +42,7 @@ impl<G: Game> Default for Exact<G> {
     fn default() -> Self {
         Exact {
             solver: None,
+            shared: None,
             hints: HashMap::new(),
             numbers: None,
         }
@@ -137,24 +144,39 @@ impl<G: Game> Searcher<G> {
             nodes,
             elapsed: started.elapsed(),
         };
-        if self.exact.solver.is_none() {
-            self.exact.solver =
-                Some(Self::resident_solver(self.hash_mb).map_err(|_| cut_short(0))?);
-        }
-        let Some(solver) = self.exact.solver.as_mut() else {
-            return Err(cut_short(0));
-        };
-        // The time of the solve itself, not of the table's first allocation.
-        self.clock.restart();
-        solver.set_limits(limits);
-        solver.set_knowledge(Knowledge {
+        let knowledge = Knowledge {
             mirror: self.params.solver_mirror,
             ceiling: self.params.solver_ceiling,
             etc: self.params.solver_etc,
-        });
-        let Some(solved) = solver.solve_within(root, proof == Proof::Weak, known) else {
-            return Err(cut_short(solver.nodes()));
         };
+        let weak = proof == Proof::Weak;
+        let together = self.team.helper || self.team.shared.parallel();
+        let solved = match self.exact.shared.as_mut() {
+            Some(shared) if together => {
+                self.clock.restart();
+                let solved = run_solver(shared, limits, knowledge, root, weak, known);
+                if self.team.helper {
+                    self.team
+                        .helper_nodes
+                        .fetch_add(shared.nodes(), AtomicOrdering::Relaxed);
+                }
+                solved
+            }
+            _ => {
+                if self.exact.solver.is_none() {
+                    self.exact.solver =
+                        Some(Self::resident_solver(self.hash_mb).map_err(|_| cut_short(0))?);
+                }
+                let Some(solver) = self.exact.solver.as_mut() else {
+                    return Err(cut_short(0));
+                };
+                // The time of the solve itself, not of the table's first
+                // allocation.
+                self.clock.restart();
+                run_solver(solver, limits, knowledge, root, weak, known)
+            }
+        };
+        let solved = solved.map_err(cut_short)?;
         if proof == Proof::Exact
             && let Some(mv) = solved.best
         {
@@ -179,6 +201,39 @@ impl<G: Game> Searcher<G> {
             nodes: solved.nodes,
             elapsed,
         })
+    }
+
+    /// Readies the solving mode for helper threads: the own solver's
+    /// table is freed and one of the same size is shared, on which this
+    /// searcher and its helpers ([`Self::follow`]) solve together. Kept
+    /// for later solves; `Err` if the memory cannot be had.
+    pub fn share_solver_table(&mut self) -> Result<(), String> {
+        if self.exact.shared.is_none() {
+            self.exact.solver = None;
+            let mut solver = Solver::sharing(&SharedBounds::new(self.hash_mb)?);
+            solver.make_resident();
+            self.exact.shared = Some(solver);
+        }
+        Ok(())
+    }
+
+    /// A helper's solver on `main`'s shared table (none when `main` has
+    /// none), its move order jittered by the helper's number.
+    pub(super) fn share_solver_of(&mut self, main: &Self) {
+        let Some(table) = main.exact.shared.as_ref().map(|s| s.table()) else {
+            self.exact.shared = None;
+            return;
+        };
+        let same = self
+            .exact
+            .shared
+            .as_ref()
+            .is_some_and(|s| Arc::ptr_eq(s.table(), table));
+        if !same {
+            let mut solver = Solver::sharing(table);
+            solver.set_jitter(self.team.id as u64);
+            self.exact.shared = Some(solver);
+        }
     }
 
     /// The solving mode by proof numbers: the root's value for its side
@@ -344,6 +399,23 @@ fn exact_result<G: Game>(
         nodes,
         elapsed,
     }
+}
+
+/// One solve by `solver` of `root` within `limits`; `Err` with its nodes
+/// when the limits cut it short.
+fn run_solver<G: Game, B: Bounds<G::Move>>(
+    solver: &mut Solver<G, B>,
+    limits: Clock,
+    knowledge: Knowledge,
+    root: &G,
+    weak: bool,
+    known: Option<(i32, i32)>,
+) -> Result<Solved<G::Move>, u64> {
+    solver.set_limits(limits);
+    solver.set_knowledge(knowledge);
+    solver
+        .solve_within(root, weak, known)
+        .ok_or_else(|| solver.nodes())
 }
 
 #[cfg(test)]

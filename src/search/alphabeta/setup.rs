@@ -103,6 +103,7 @@ impl<G: Game> Searcher<G> {
         }
         self.tt = Arc::new(TranspositionTable::new(1)?);
         self.exact.solver = None;
+        self.exact.shared = None;
         let resized = match TranspositionTable::new(Self::main_table_mb(hash_mb)) {
             Ok(table) => {
                 self.tt = Arc::new(table);
@@ -141,6 +142,7 @@ impl<G: Game> Searcher<G> {
     /// Makes this helper search with `main`'s switches in its next search.
     pub fn follow(&mut self, main: &Self) {
         self.params = main.params;
+        self.share_solver_of(main);
     }
 
     /// Prepares the next search for `helpers` helper threads beside this
@@ -174,6 +176,9 @@ impl<G: Game> Searcher<G> {
         }
         self.ordering.clear();
         if let Some(solver) = &mut self.exact.solver {
+            solver.clear();
+        }
+        if let Some(solver) = &mut self.exact.shared {
             solver.clear();
         }
         self.exact.hints.clear();

@@ -1,9 +1,8 @@
-//! Bit sets for Breakthrough boards of every supported size. Cell
-//! `row * width + file` is one bit, row 0 at the bottom, with no guard
-//! columns (so sideways shifts are masked by file). `u64` serves boards of
-//! up to 64 cells (8x8, the hot path), `u128` up to 128, [`Wide`] up to 256
-//! (16x16). The rules code is generic over [`Bits`], so each size gets its
-//! own monomorphised, branch-free code.
+//! Bit sets for boards of every supported size: `u64` serves boards of up
+//! to 64 cells (the hot path), `u128` up to 128, [`Wide`] up to 256. Rules
+//! code generic over [`Bits`] (Breakthrough, Connect Four) gets its own
+//! monomorphised, branch-free code for each size; each game chooses its
+//! own cell layout.
 
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
