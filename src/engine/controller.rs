@@ -96,8 +96,19 @@ fn run_parallel(
     fallback: &Mutex<Option<String>>,
     sink: &EventSink,
 ) -> SearchSummary {
+    with_helpers(helpers, helper_stop, || run_job(job, fallback, sink))
+}
+
+/// Runs `main` on this thread and each helper on a search thread of its
+/// own; raises `helper_stop` when `main` returns and joins the helpers
+/// before returning its result.
+pub fn with_helpers<T>(
+    helpers: Vec<HelperJob>,
+    helper_stop: &AtomicBool,
+    main: impl FnOnce() -> T,
+) -> T {
     if helpers.is_empty() {
-        return run_job(job, fallback, sink);
+        return main();
     }
     std::thread::scope(|scope| {
         for helper in helpers {
@@ -109,9 +120,9 @@ fn run_parallel(
                     let _ = std::panic::catch_unwind(AssertUnwindSafe(helper));
                 });
         }
-        let summary = run_job(job, fallback, sink);
+        let result = main();
         helper_stop.store(true, Ordering::SeqCst);
-        summary
+        result
     })
 }
 

@@ -90,12 +90,7 @@ impl Family for AnyBoard {
 
 /// Board size `(width, height)` asked for by `settings`, checked.
 pub fn board_size(settings: &Settings) -> Result<(usize, usize), GameError> {
-    if let Some(rule) = &settings.rule {
-        return Err(GameError::Unsupported(format!(
-            "{NAME} has no rule variants (got '{rule}')"
-        )));
-    }
-    let (width, height) = settings.size.unwrap_or(DEFAULT_SIZE);
+    let (width, height) = super::size_without_rules(&DESCRIPTION, settings)?;
     let ok = MIN_SIDE..=MAX_SIDE;
     if !ok.contains(&width) || !ok.contains(&height) {
         return Err(GameError::Unsupported(format!(

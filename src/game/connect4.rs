@@ -8,7 +8,7 @@ pub mod shape;
 #[cfg(test)]
 mod tests;
 
-pub use shape::{Cells, MAX_BITS, MIN_SIDE, Shape, Sized, Standard, check_size};
+pub use shape::{AnySize, Cells, MAX_BITS, MIN_SIDE, Shape, Standard, check_size};
 
 use super::bits::Bits;
 use super::{
@@ -55,22 +55,16 @@ impl Family for AnyBoard {
         Ok(if (width, height) == DESCRIPTION.boards.default_size() {
             visitor.visit::<Position<Standard>>(settings)
         } else if width * (height + 1) <= 64 {
-            visitor.visit::<Position<Sized<u64>>>(settings)
+            visitor.visit::<Position<AnySize<u64>>>(settings)
         } else {
-            visitor.visit::<Position<Sized<u128>>>(settings)
+            visitor.visit::<Position<AnySize<u128>>>(settings)
         })
     }
 }
 
 /// Board size `(width, height)` asked for by `settings`, checked.
 pub fn board_size(settings: &Settings) -> Result<(usize, usize), GameError> {
-    if let Some(rule) = &settings.rule {
-        return Err(GameError::Unsupported(format!(
-            "{} has no rule variants (got '{rule}')",
-            DESCRIPTION.name
-        )));
-    }
-    let (width, height) = settings.size.unwrap_or(DESCRIPTION.boards.default_size());
+    let (width, height) = super::size_without_rules(&DESCRIPTION, settings)?;
     check_size(width, height)
         .map_err(|e| GameError::Unsupported(format!("{}: {e}", DESCRIPTION.name)))?;
     Ok((width, height))

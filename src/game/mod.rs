@@ -710,6 +710,22 @@ pub fn render_grid(grid: &[Vec<Option<Player>>], files: &str) -> String {
     out
 }
 
+/// The board size `settings` ask of a game with sizes but no rules (its
+/// default when none is given); a rule is refused. The game checks the
+/// size against its own limits.
+pub fn size_without_rules(
+    description: &Description,
+    settings: &Settings,
+) -> Result<(usize, usize), GameError> {
+    if let Some(rule) = &settings.rule {
+        return Err(GameError::Unsupported(format!(
+            "{} has no rule variants (got '{rule}')",
+            description.name
+        )));
+    }
+    Ok(settings.size.unwrap_or(description.boards.default_size()))
+}
+
 /// `Ok` only for the default settings: the `start`/`from_fen` guard of a
 /// game without board sizes or rules.
 pub fn settings_must_be_default(name: &str, settings: &Settings) -> Result<(), GameError> {

@@ -173,7 +173,7 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
     }
 
     /// Makes this solver a helper of others on a shared table: at about
-    /// one node in four (chosen by `seed` and the position, so each helper
+    /// one node in eight (chosen by `seed` and the position, so each helper
     /// differently) the first two moves after ordering trade places, so
     /// that helpers work ahead on other subtrees and fill the table with
     /// what the main solver needs next. 0 restores the game's order.
@@ -378,26 +378,28 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
                 None => {}
             }
         }
-        if ply > 0 {
-            // What the game alone bounds needs no table.
-            if lowest >= beta || lowest >= highest {
-                self.moves[ply] = moves;
-                return lowest;
+        // What the game alone bounds needs no table (the root still
+        // names a move when it fails high).
+        if lowest >= beta || (ply > 0 && lowest >= highest) {
+            if ply == 0 {
+                self.root_move = Some(moves[0]);
             }
-            if highest <= alpha {
-                self.moves[ply] = moves;
-                return highest;
-            }
-            if moves.len() == 1 {
-                // A forced move: its child's entry serves, this node
-                // needs none of its own.
-                let mv = moves[0];
-                self.moves[ply] = moves;
-                pos.make_move(mv);
-                let score = -self.search(pos, ply + 1, -beta.min(highest), -alpha.max(lowest));
-                pos.unmake_move(mv);
-                return score;
-            }
+            self.moves[ply] = moves;
+            return lowest;
+        }
+        if highest <= alpha {
+            self.moves[ply] = moves;
+            return highest;
+        }
+        if ply > 0 && moves.len() == 1 {
+            // A forced move: its child's entry serves, this node needs
+            // none of its own.
+            let mv = moves[0];
+            self.moves[ply] = moves;
+            pos.make_move(mv);
+            let score = -self.search(pos, ply + 1, -beta.min(highest), -alpha.max(lowest));
+            pos.unmake_move(mv);
+            return score;
         }
         let mut tt_move = None;
         let (mut lower, mut upper) = (lowest, highest);
@@ -408,26 +410,14 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
             if ply > 0 {
                 lower = lower.max(l);
                 upper = upper.min(u);
-            }
-        }
-        if ply == 0 {
-            if lowest >= beta {
-                self.root_move = Some(moves[0]);
-                self.moves[ply] = moves;
-                return lowest;
-            }
-            if highest <= alpha {
-                self.moves[ply] = moves;
-                return highest;
-            }
-        } else {
-            if lower >= beta || lower >= upper {
-                self.moves[ply] = moves;
-                return lower;
-            }
-            if upper <= alpha {
-                self.moves[ply] = moves;
-                return upper;
+                if lower >= beta || lower >= upper {
+                    self.moves[ply] = moves;
+                    return lower;
+                }
+                if upper <= alpha {
+                    self.moves[ply] = moves;
+                    return upper;
+                }
             }
         }
         alpha = alpha.max(lower);

@@ -12,8 +12,9 @@ pub mod solve;
 pub mod trace;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
+use crate::engine::controller::with_helpers;
 use crate::engine::{SearchSummary, Session};
 use crate::search::SearchLimits;
 
@@ -37,12 +38,5 @@ pub fn search_with_helpers(
         Vec::new()
     };
     let job = session.search_job(limits, Arc::clone(&stop), Box::new(|_| {}));
-    std::thread::scope(|scope| {
-        for helper in jobs {
-            scope.spawn(helper);
-        }
-        let summary = job();
-        stop.store(true, Ordering::Relaxed);
-        summary
-    })
+    with_helpers(jobs, &stop, job)
 }

@@ -5,7 +5,7 @@
 //!
 //! The standard 7x6 board is [`Standard`], whose masks are constants: its
 //! code is what an engine built for that board alone would run. Any other
-//! board is a [`Sized`], whose masks are computed once per size and shared
+//! board is an [`AnySize`], whose masks are computed once per size and shared
 //! by every position of that size.
 
 use std::any::Any;
@@ -149,7 +149,7 @@ impl<B: Cells> Geometry<B> {
 
 /// A board size: what the rules code asks about the board. Positions hold
 /// their shape, so a method's answer may be a constant ([`Standard`]) or
-/// read from the shared [`Geometry`] ([`Sized`]).
+/// read from the shared [`Geometry`] ([`AnySize`]).
 pub trait Shape: Copy + Debug + PartialEq + Eq + Send + Sync + 'static {
     /// The bit set the board is kept in.
     type Bits: Cells;
@@ -331,28 +331,28 @@ impl Shape for Standard {
 
 /// Any board that fits `B`, its tables computed once per size.
 #[derive(Clone, Copy)]
-pub struct Sized<B: 'static>(&'static Geometry<B>);
+pub struct AnySize<B: 'static>(&'static Geometry<B>);
 
-impl<B> Debug for Sized<B> {
+impl<B> Debug for AnySize<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}x{}", self.0.width, self.0.height)
     }
 }
 
-impl<B> PartialEq for Sized<B> {
+impl<B> PartialEq for AnySize<B> {
     fn eq(&self, other: &Self) -> bool {
         (self.0.width, self.0.height) == (other.0.width, other.0.height)
     }
 }
-impl<B> Eq for Sized<B> {}
+impl<B> Eq for AnySize<B> {}
 
-impl<B: Cells> Shape for Sized<B> {
+impl<B: Cells> Shape for AnySize<B> {
     type Bits = B;
     const MAX_WIDTH: usize = B::CELLS / (MIN_SIDE + 1);
 
     fn of_size(width: usize, height: usize) -> Option<Self> {
         (check_size(width, height).is_ok() && width * (height + 1) <= B::CELLS)
-            .then(|| Sized(interned(width, height)))
+            .then(|| AnySize(interned(width, height)))
     }
 
     #[inline]
@@ -387,7 +387,7 @@ mod tests {
     /// computes for 7x6.
     #[test]
     fn the_standard_constants_are_the_general_ones() {
-        let general = Sized::<u64>::of_size(7, 6).unwrap();
+        let general = AnySize::<u64>::of_size(7, 6).unwrap();
         assert_eq!(Standard.bottom(), general.bottom());
         assert_eq!(Standard.board(), general.board());
         assert_eq!(Standard.odd_rows(), general.odd_rows());
@@ -410,14 +410,14 @@ mod tests {
         assert!(check_size(4, 32).is_err());
         assert!(check_size(3, 9).is_err());
         assert!(check_size(usize::MAX, 4).is_err());
-        assert!(Sized::<u64>::of_size(9, 7).is_none(), "80 bits");
-        let a = Sized::<u128>::of_size(9, 7).unwrap();
-        let b = Sized::<u128>::of_size(9, 7).unwrap();
+        assert!(AnySize::<u64>::of_size(9, 7).is_none(), "80 bits");
+        let a = AnySize::<u128>::of_size(9, 7).unwrap();
+        let b = AnySize::<u128>::of_size(9, 7).unwrap();
         assert!(std::ptr::eq(a.geometry(), b.geometry()));
         assert_eq!(format!("{a:?}"), "9x7");
         assert_eq!(Standard::of_size(8, 7), None);
         // Even widths: the two middle columns first, left before right.
-        let eight = Sized::<u64>::of_size(8, 4).unwrap();
+        let eight = AnySize::<u64>::of_size(8, 4).unwrap();
         assert_eq!(eight.centre_first(), [3, 4, 2, 5, 1, 6, 0, 7]);
         assert_eq!(eight.centre_distance(3), 0);
         assert_eq!(eight.centre_distance(0), 3);

@@ -3,6 +3,13 @@ use crate::game::perft::perft;
 
 const WIDTH: usize = 7;
 
+/// The 7x6 move line of the mirror image: column `c` becomes `8 - c`.
+fn mirrored(line: &str) -> String {
+    line.chars()
+        .map(|c| char::from(b'8' - (c as u8 - b'0')))
+        .collect()
+}
+
 fn play(moves: &str) -> Connect4 {
     let mut pos = Connect4::start(&Settings::default()).unwrap();
     for ch in moves.chars() {
@@ -182,11 +189,6 @@ fn a_threat_above_the_opponents_threat_waits_for_it() {
 
 #[test]
 fn symmetric_keys_fold_mirror_images_only() {
-    let mirrored = |line: &str| -> String {
-        line.chars()
-            .map(|c| char::from(b'8' - (c as u8 - b'0')))
-            .collect()
-    };
     fn walk(pos: &mut Connect4, line: &mut String, depth: u32, out: &mut Vec<String>) {
         out.push(line.clone());
         if depth == 0 || pos.outcome().is_some() {
@@ -324,8 +326,8 @@ fn the_result_ceiling_holds_on_other_boards() {
 
 /// A board of any size, in the type the registry would pick (7x6 aside).
 enum Board {
-    Narrow(Position<Sized<u64>>),
-    Wide(Position<Sized<u128>>),
+    Narrow(Position<AnySize<u64>>),
+    Wide(Position<AnySize<u128>>),
 }
 
 fn sized(width: usize, height: usize) -> Board {
@@ -526,7 +528,7 @@ fn sizes_and_moves_are_checked() {
     );
     assert!(Connect4::start(&at((8, 7))).is_err(), "7x6 only");
     assert!(
-        Position::<Sized<u64>>::start(&at((9, 7))).is_err(),
+        Position::<AnySize<u64>>::start(&at((9, 7))).is_err(),
         "80 bits"
     );
     let Board::Wide(wide) = sized(12, 9) else {
@@ -539,17 +541,12 @@ fn sizes_and_moves_are_checked() {
     assert_eq!(wide.plies_left_bound(), Some(108));
     assert!(wide.render().ends_with(" 1 2 3 4 5 6 7 8 9 0 1 2\n"));
     let fen = wide.to_fen();
-    assert!(Position::<Sized<u128>>::from_fen(&fen, &at((12, 9))).is_ok());
-    assert!(Position::<Sized<u128>>::from_fen(&fen, &at((11, 9))).is_err());
+    assert!(Position::<AnySize<u128>>::from_fen(&fen, &at((12, 9))).is_ok());
+    assert!(Position::<AnySize<u128>>::from_fen(&fen, &at((11, 9))).is_err());
 }
 
 #[test]
 fn solver_keys_fold_mirror_images() {
-    let mirrored = |line: &str| -> String {
-        line.chars()
-            .map(|c| char::from(b'8' - (c as u8 - b'0')))
-            .collect()
-    };
     for line in ["", "1", "4", "12", "4453", "2252576253462244111563", "44"] {
         let (pos, image) = (play(line), play(&mirrored(line)));
         let ((key, flipped), (image_key, image_flipped)) = (pos.solver_key(), image.solver_key());

@@ -6,7 +6,6 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Duration;
 
 use super::{Proof, Report, SearchLimits, SearchResult, Searcher};
@@ -154,13 +153,7 @@ impl<G: Game> Searcher<G> {
         let solved = match self.exact.shared.as_mut() {
             Some(shared) if together => {
                 self.clock.restart();
-                let solved = run_solver(shared, limits, knowledge, root, weak, known);
-                if self.team.helper {
-                    self.team
-                        .helper_nodes
-                        .fetch_add(shared.nodes(), AtomicOrdering::Relaxed);
-                }
-                solved
+                run_solver(shared, limits, knowledge, root, weak, known)
             }
             _ => {
                 if self.exact.solver.is_none() {
