@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 mod bounds;
 
-pub use bounds::{BoundTable, Bounds, SharedBounds};
+pub use bounds::{BoundTable, Bounds, Learned, SharedBounds};
 
 use super::clock::Clock;
 use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY};
@@ -339,6 +339,7 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
             return 0;
         }
         self.nodes += 1;
+        let nodes_before = self.nodes;
         let (key, mirrored) = self.key_of(pos);
         self.table.prefetch(key);
         if let Some(outcome) = pos.outcome() {
@@ -489,14 +490,31 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
         if ply == 0 && best >= beta {
             self.root_move = best_move;
         }
-        let stored_move = best_move.map(|m| if mirrored { pos.mirror_move(m) } else { m });
-        if best >= beta {
-            self.table.store(key, ply, best, INFINITY, stored_move);
+        let mv = best_move.map(|m| if mirrored { pos.mirror_move(m) } else { m });
+        let nodes = self.nodes - nodes_before;
+        let bound = if best >= beta {
+            Learned {
+                lower: best,
+                upper: INFINITY,
+                mv,
+                nodes,
+            }
         } else if best > original_alpha {
-            self.table.store(key, ply, best, best, stored_move);
+            Learned {
+                lower: best,
+                upper: best,
+                mv,
+                nodes,
+            }
         } else {
-            self.table.store(key, ply, -INFINITY, best, None);
-        }
+            Learned {
+                lower: -INFINITY,
+                upper: best,
+                mv: None,
+                nodes,
+            }
+        };
+        self.table.store(key, ply, bound);
         best
     }
 }

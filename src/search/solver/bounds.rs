@@ -25,7 +25,8 @@ struct Entry<M> {
     lower_above_open: u8,
     /// `OPEN - upper`.
     upper_below_open: u8,
-    /// Bit 0: `mv` is set; bits 1-7: seven more bits of the key.
+    /// Bit 0: `mv` is set; bits 1-2: the work class of the search that
+    /// stored it; bits 3-7: five more bits of the key.
     flags: u8,
     /// Written whenever bit 0 of `flags` is set, and read only then.
     mv: MaybeUninit<M>,
@@ -59,7 +60,11 @@ impl<M: Copy> Entry<M> {
 
     fn mv(&self) -> Option<M> {
         // SAFETY: bit 0 is set only by `store`, together with a move.
-        (self.flags & 1 != 0).then(|| unsafe { self.mv.assume_init() })
+        (self.flags & MOVE_SET != 0).then(|| unsafe { self.mv.assume_init() })
+    }
+
+    fn work(&self) -> u8 {
+        (self.flags & WORK_MASK) >> WORK_SHIFT
     }
 }
 
@@ -109,34 +114,39 @@ fn expand(c: i8, ply: usize) -> i32 {
     }
 }
 
-/// Lower and upper bounds per position, direct-mapped, always replacing.
-/// Clearing starts a new generation, which changes every position's check,
-/// so that entries of older ones no longer match: solving many small
-/// positions, each from a cleared table, costs nothing for the clearing.
+/// Lower and upper bounds per position, in buckets of two entries (one
+/// cache line's quarter). A position goes to the entry of its bucket that
+/// holds it; a new one goes first in the bucket, and of the two it finds
+/// there the one whose subtree took more nodes stays (the more recent on a
+/// tie): the table keeps what was written last and what was expensive,
+/// the entries near the root of a big solve (Steininger's c4 keeps the
+/// costlier of two entries the same way). Clearing starts a new
+/// generation, which changes every position's check, so that entries of
+/// older ones no longer match: solving many small positions, each from a
+/// cleared table, costs nothing for the clearing.
 ///
-/// After a clear only the first `FIRST_ACTIVE` entries are used, a part
+/// After a clear only the first `FIRST_ACTIVE` buckets are used, a part
 /// that stays in the processor's cache; it grows fourfold, entries moving
-/// to their new slots, each time the solve has written new positions into
-/// a quarter of it, up to the whole table. A small solve then seldom
-/// waits on main memory, and a large one keeps what it learned.
+/// to their new buckets, each time the solve has written new positions
+/// into a quarter of its entries, up to the whole table. A small solve
+/// then seldom waits on main memory, and a large one keeps what it
+/// learned.
 ///
-/// A position's slot comes from the key's top bits, its check from the
-/// low ones: the two share no bit, so that two positions in one slot are
-/// told apart by all the check's bits. The entry keeps `KEPT_BITS`:
-/// the check, and the slot bits below the first `FIRST_ACTIVE`'s that
-/// growing needs to find the entry's new slot (none once the table is
-/// whole). With 128 MB (2^24 entries), a position is taken for another
-/// one of its slot with odds 2^-31; keeping 39 bits that also chose the
-/// slot, as before, left 2^-15.
+/// A position's bucket comes from the key's top bits, its check from the
+/// low ones: the two share no bit, so that two positions in one bucket
+/// are told apart by all the check's bits. The entry keeps `KEPT_BITS`:
+/// the check, and the bucket bits below the first `FIRST_ACTIVE`'s that
+/// growing needs to find the entry's new bucket (none once the table is
+/// whole). With 64 MB (2^22 buckets), a position is taken for another one
+/// of its bucket with odds 2^-30.
 pub struct BoundTable<M: Copy> {
-    entries: Slab<Entry<M>>,
+    buckets: Slab<Bucket<M>>,
     salt: u32,
-    /// Entries in use: slots are chosen among the first `active`.
+    /// Buckets in use: positions are placed among the first `active`.
     active: usize,
-    /// Positions written into a slot that held another one since the
-    /// last growth.
+    /// Positions written over another one since the last growth.
     fresh: usize,
-    /// Key bits that choose the slot in the whole table (the top ones),
+    /// Key bits that choose the bucket in the whole table (the top ones),
     /// at least [`FIRST_BITS`].
     slot_bits: u32,
     /// Of those, the ones below the first [`FIRST_BITS`], which entries
@@ -144,30 +154,38 @@ pub struct BoundTable<M: Copy> {
     growth_bits: u32,
 }
 
-/// Key bits an entry keeps: a 32-bit check and seven more.
-const KEPT_BITS: u32 = 39;
+/// Two entries in one aligned 16 bytes (for one-byte moves), so that a
+/// probe reads one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct Bucket<M: Copy> {
+    ways: [Entry<M>; 2],
+}
 
-/// Entries in use after a clear: 512 KB of 8-byte entries, about half of
-/// one core's second-level cache.
-const FIRST_BITS: u32 = 16;
+/// Key bits an entry keeps: a 32-bit check and five more.
+const KEPT_BITS: u32 = 37;
+
+/// Buckets in use after a clear: 512 KB of them, about half of one core's
+/// second-level cache.
+const FIRST_BITS: u32 = 15;
 const FIRST_ACTIVE: usize = 1 << FIRST_BITS;
 
 impl<M: Copy + Default + PartialEq> BoundTable<M> {
     pub(super) fn new(megabytes: usize) -> Result<Self, String> {
         let bytes = megabytes.max(1).saturating_mul(1 << 20);
-        let count = (bytes / std::mem::size_of::<Entry<M>>()).max(1);
+        let count = (bytes / std::mem::size_of::<Bucket<M>>()).max(1);
         // SAFETY: every field of an entry is an integer or a `MaybeUninit`,
-        // so all-zero bytes are an entry (one that knows nothing).
-        let entries = unsafe { Slab::zeroed(count) }
+        // so all-zero bytes are a bucket (of entries that know nothing).
+        let buckets = unsafe { Slab::zeroed(count) }
             .map_err(|e| format!("cannot allocate a {megabytes} MB solver table: {e}"))?;
-        let active = FIRST_ACTIVE.min(entries.len());
-        let slot_bits = entries
+        let active = FIRST_ACTIVE.min(buckets.len());
+        let slot_bits = buckets
             .len()
             .next_power_of_two()
             .trailing_zeros()
             .max(FIRST_BITS);
         Ok(BoundTable {
-            entries,
+            buckets,
             salt: 0,
             active,
             fresh: 0,
@@ -179,7 +197,7 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
     fn clear(&mut self) {
         // An odd multiplier: every generation salts differently.
         self.salt = self.salt.wrapping_add(0x9E37_79B9);
-        self.active = FIRST_ACTIVE.min(self.entries.len());
+        self.active = FIRST_ACTIVE.min(self.buckets.len());
         self.fresh = 0;
     }
 
@@ -187,9 +205,9 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
         self.slot(key >> (64 - self.slot_bits), self.active)
     }
 
-    /// The slot among `active` of a key whose top bits are `top`
-    /// ([`Self::slot_bits`] of them). A slot `i` of `n` holds keys whose
-    /// slot among `4n` is one of `4i..4i + 4`.
+    /// The bucket among `active` of a key whose top bits are `top`
+    /// ([`Self::slot_bits`] of them). A bucket `i` of `n` holds keys whose
+    /// bucket among `4n` is one of `4i..4i + 4`.
     fn slot(&self, top: u64, active: usize) -> usize {
         ((top as u128 * active as u128) >> self.slot_bits) as usize
     }
@@ -205,32 +223,37 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
     /// The kept bits of an entry written in this generation (garbage
     /// for older ones, which no key matches but by chance).
     fn kept_of(&self, e: &Entry<M>) -> u64 {
-        (e.check ^ self.salt) as u64 | ((e.flags & 0xFE) as u64) << 31
+        (e.check ^ self.salt) as u64 | ((e.flags >> MORE_SHIFT) as u64) << 32
     }
 
-    /// Uses four times as many slots (or all), moving each entry to its
-    /// slot among them, found from its slot now (the top bits) and the
+    /// Uses four times as many buckets (or all), moving each entry to its
+    /// bucket among them, found from its bucket now (the top bits) and the
     /// growth bits it keeps (the rest). From the top down, so that no
-    /// entry is written over before it has moved: every one moves up, to
-    /// slots already emptied or never used.
+    /// entry is written over before it has moved: the entries of bucket
+    /// `i` move to buckets `4i..4i + 4`, emptied already or never used.
     fn grow(&mut self) {
         let old = self.active;
-        let new = (old * 4).min(self.entries.len());
-        // `old` is a power of two: its slots are the top bits.
+        let new = (old * 4).min(self.buckets.len());
+        // `old` is a power of two: its buckets are the top bits.
         let below = self.slot_bits - old.trailing_zeros();
         let check_bits = KEPT_BITS - self.growth_bits;
         for i in (0..old).rev() {
-            let e = self.entries[i];
-            let rest = (self.kept_of(&e) >> check_bits) & ((1 << below) - 1);
-            let j = self.slot((i as u64) << below | rest, new);
-            if j != i {
-                self.entries[j] = e;
-                // An empty entry: nothing matches it but by chance, and
-                // then it knows nothing.
-                self.entries[i].check = 0;
-                self.entries[i].lower_above_open = 0;
-                self.entries[i].upper_below_open = 0;
-                self.entries[i].flags = 0;
+            let ways = self.buckets[i].ways;
+            // Empty entries: nothing matches them but by chance, and then
+            // they know nothing.
+            for e in self.buckets[i].ways.iter_mut() {
+                e.check = 0;
+                e.lower_above_open = 0;
+                e.upper_below_open = 0;
+                e.flags = 0;
+            }
+            let mut first = None;
+            for e in ways {
+                let rest = (self.kept_of(&e) >> check_bits) & ((1 << below) - 1);
+                let j = self.slot((i as u64) << below | rest, new);
+                let way = usize::from(first == Some(j));
+                self.buckets[j].ways[way] = e;
+                first = Some(j);
             }
         }
         self.active = new;
@@ -241,126 +264,178 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
         self.kept(key) as u32 ^ self.salt
     }
 
-    /// Kept bits 32-38: with the check's 32, the 39 bits kept.
+    /// Kept bits 32-36: with the check's 32, the 37 bits kept, where the
+    /// entry's flags keep them.
     fn more_check(&self, key: u64) -> u8 {
-        ((self.kept(key) >> 31) as u8) & 0xFE
+        ((self.kept(key) >> 32) as u8) << MORE_SHIFT
     }
 
-    /// Starts loading the entry of `key` into the cache.
+    /// Starts loading the bucket of `key` into the cache.
     fn prefetch(&self, key: u64) {
-        slab::prefetch(self.entries.as_ptr().wrapping_add(self.index(key)));
+        slab::prefetch(self.buckets.as_ptr().wrapping_add(self.index(key)));
     }
 
     /// Lower bound, upper bound and proving move, root-relative at `ply`.
     fn probe(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)> {
-        let e = &self.entries[self.index(key)];
-        matches(e, self.check(key), self.more_check(key))
-            .then(|| (expand(e.lower(), ply), expand(e.upper(), ply), e.mv()))
+        let (check, more) = (self.check(key), self.more_check(key));
+        self.buckets[self.index(key)]
+            .ways
+            .iter()
+            .find(|e| matches(e, check, more))
+            .map(|e| (expand(e.lower(), ply), expand(e.upper(), ply), e.mv()))
     }
 
     /// Records `lower <= value <= upper` (either may be infinite), merged
-    /// with what the entry knew of the same position. `mv` proved `lower`.
-    fn store(&mut self, key: u64, ply: usize, lower: i32, upper: i32, mv: Option<M>) {
-        let check = self.check(key);
+    /// with what the entry knew of the same position. `mv` proved `lower`;
+    /// the search that found them took `nodes`.
+    fn store(&mut self, key: u64, ply: usize, bound: Learned<M>) {
+        let (check, more) = (self.check(key), self.more_check(key));
         let index = self.index(key);
-        let more = self.more_check(key);
-        let fresh = merge(&mut self.entries[index], check, more, ply, lower, upper, mv);
+        let ways = &mut self.buckets[index].ways;
+        let fresh = place(ways, check, more);
+        merge(&mut ways[0], check, more, ply, bound);
         if fresh {
             self.fresh += 1;
-            if self.fresh > self.active / 4 && self.active < self.entries.len() {
+            if self.fresh > self.active / 2 && self.active < self.buckets.len() {
                 self.grow();
             }
         }
     }
 }
 
+/// What a search proved of a position, to be stored.
+#[derive(Clone, Copy, Debug)]
+pub struct Learned<M> {
+    /// A lower bound on the value (root-relative; may be -infinite).
+    pub lower: i32,
+    /// An upper bound (may be +infinite).
+    pub upper: i32,
+    /// The move that proved `lower`.
+    pub mv: Option<M>,
+    /// The nodes the search took: the costlier entries are kept.
+    pub nodes: u64,
+}
+
+/// Flag bits: bit 0, the move is set; bits 1-2, the work class; bits 3-7,
+/// five more key bits.
+const MOVE_SET: u8 = 1;
+const WORK_SHIFT: u8 = 1;
+const WORK_MASK: u8 = 0b110;
+const MORE_SHIFT: u8 = 3;
+const MORE_MASK: u8 = 0xF8;
+
+/// A search's nodes in four classes, by powers of 16: under 8 nodes, under
+/// 128, under 2048, more. (Powers of 8, 32 or 64 left the nodes of the
+/// empty 7x6 board's solve within 1% of these.)
+fn work_class(nodes: u64) -> u8 {
+    ((64 - nodes.leading_zeros()) / 4).min(3) as u8
+}
+
+/// Makes `ways[0]` the entry for the position whose check bits are
+/// `check` and `more`: the one that holds it, brought to the front, else a
+/// new one in front of the more expensive of the two (the more recent on a
+/// tie), the other dropped. Returns whether the entry is new.
+fn place<M: Copy>(ways: &mut [Entry<M>; 2], check: u32, more: u8) -> bool {
+    if matches(&ways[0], check, more) {
+        return false;
+    }
+    if matches(&ways[1], check, more) {
+        ways.swap(0, 1);
+        return false;
+    }
+    if ways[1].work() > ways[0].work() {
+        ways[0] = ways[1];
+    }
+    ways[1] = ways[0];
+    // Knows nothing yet: `merge` sets it up.
+    ways[0].check = !check;
+    true
+}
+
 /// Whether `e` is the entry of the position whose check bits are `check`
 /// and `more`.
 fn matches<M: Copy>(e: &Entry<M>, check: u32, more: u8) -> bool {
-    e.check == check && e.flags & 0xFE == more
+    e.check == check && e.flags & MORE_MASK == more
 }
 
-/// Records `lower <= value <= upper` (root-relative at `ply`) in `e`, the
-/// slot of the position whose check bits are `check` and `more`: merged
-/// with what `e` knew of the same position, over what it knew of another
-/// one. `mv` proved `lower`. Returns whether `e` held another position.
-fn merge<M: Copy>(
-    e: &mut Entry<M>,
-    check: u32,
-    more: u8,
-    ply: usize,
-    lower: i32,
-    upper: i32,
-    mv: Option<M>,
-) -> bool {
-    let fresh = !matches(e, check, more);
-    if fresh {
+/// Records `bound` (root-relative at `ply`) in `e`, the entry of the
+/// position whose check bits are `check` and `more`: merged with what `e`
+/// knew of the same position, over what it knew of another one.
+fn merge<M: Copy>(e: &mut Entry<M>, check: u32, more: u8, ply: usize, bound: Learned<M>) {
+    if !matches(e, check, more) {
         e.check = check;
         e.set_lower(-OPEN);
         e.set_upper(OPEN);
         e.flags = more;
     }
-    let lower = compact(lower, ply, true);
-    let upper = compact(upper, ply, false);
+    let work = work_class(bound.nodes).max(e.work());
+    e.flags = (e.flags & !WORK_MASK) | work << WORK_SHIFT;
+    let lower = compact(bound.lower, ply, true);
+    let upper = compact(bound.upper, ply, false);
     if lower >= e.lower() {
         e.set_lower(lower);
-        if let Some(m) = mv {
+        if let Some(m) = bound.mv {
             e.mv = MaybeUninit::new(m);
-            e.flags |= 1;
+            e.flags |= MOVE_SET;
         }
     }
     e.set_upper(e.upper().min(upper));
-    fresh
 }
 
 /// A bound table several solvers use at once, each on a thread of its
-/// own (`ply book` with workers): the same entries as a solver's own
-/// table, each read and written whole as one atomic 8-byte word, so that
-/// a reader sees an entry some writer wrote, its check bits and its
-/// bounds together. Two writers of one slot at once lose one of their
-/// writes, never mix them: every entry that matches holds true bounds.
-/// The whole table is in use from the start (no growth), and a move is
-/// kept only if it packs into 8 bits.
+/// own (`ply book` with workers, `ply solve --threads`): the buckets of a
+/// solver's own table, each entry read and written whole as one atomic
+/// 8-byte word, so that a reader sees an entry some writer wrote, its
+/// check bits and its bounds together. Two writers of one bucket at once
+/// may lose one of their writes, or keep a position twice, never mix
+/// them: every entry that matches holds true bounds. The whole table is
+/// in use from the start (no growth), and a move is kept only if it packs
+/// into 8 bits.
 pub struct SharedBounds {
-    words: Slab<u64>,
+    buckets: Slab<WordPair>,
     salt: AtomicU32,
     slot_bits: u32,
 }
 
+/// A bucket of two packed entries, in one aligned 16 bytes.
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct WordPair([u64; 2]);
+
 impl SharedBounds {
     /// A table of `megabytes`, for solvers made by [`super::Solver::sharing`].
     pub fn new(megabytes: usize) -> Result<Arc<Self>, String> {
-        let count = (megabytes.max(1).saturating_mul(1 << 20) / 8).max(1);
-        // SAFETY: all-zero bytes are a u64 (an entry that knows nothing).
-        let words = unsafe { Slab::zeroed(count) }
+        let count = (megabytes.max(1).saturating_mul(1 << 20) / 16).max(1);
+        // SAFETY: all-zero bytes are two u64 (entries that know nothing).
+        let buckets = unsafe { Slab::zeroed(count) }
             .map_err(|e| format!("cannot allocate a {megabytes} MB solver table: {e}"))?;
-        let slot_bits = words.len().next_power_of_two().trailing_zeros();
+        let slot_bits = buckets.len().next_power_of_two().trailing_zeros();
         Ok(Arc::new(SharedBounds {
-            words,
+            buckets,
             salt: AtomicU32::new(0),
             slot_bits,
         }))
     }
 
-    fn word(&self, key: u64) -> &AtomicU64 {
+    fn bucket(&self, key: u64) -> &[AtomicU64; 2] {
         let top = if self.slot_bits == 0 {
             0
         } else {
             key >> (64 - self.slot_bits)
         };
-        let index = ((top as u128 * self.words.len() as u128) >> self.slot_bits) as usize;
-        // SAFETY: `index` is below the slab's length; an AtomicU64 has the
-        // size and alignment of a u64, and the words are only ever reached
-        // through this atomic view once the table is shared.
-        unsafe { AtomicU64::from_ptr(self.words.as_ptr().add(index).cast_mut()) }
+        let index = ((top as u128 * self.buckets.len() as u128) >> self.slot_bits) as usize;
+        // SAFETY: `index` is below the slab's length; two AtomicU64 have
+        // the size and alignment of two u64, and the words are only ever
+        // reached through this atomic view once the table is shared.
+        unsafe { &*self.buckets.as_ptr().add(index).cast::<[AtomicU64; 2]>() }
     }
 
     /// The check bits of `key`: the low 32 (mixed with the generation)
-    /// and the 7 above them, as an own table keeps them once whole.
+    /// and the 5 above them.
     fn checks(&self, key: u64) -> (u32, u8) {
         (
             key as u32 ^ self.salt.load(AtomicOrdering::Relaxed),
-            ((key >> 31) as u8) & 0xFE,
+            ((key >> 32) as u8) << MORE_SHIFT,
         )
     }
 
@@ -371,7 +446,7 @@ impl SharedBounds {
             lower_above_open: (word >> 32) as u8,
             upper_below_open: (word >> 40) as u8,
             flags,
-            mv: if flags & 1 != 0 {
+            mv: if flags & MOVE_SET != 0 {
                 MaybeUninit::new(M::unpack(word >> 56))
             } else {
                 MaybeUninit::uninit()
@@ -381,7 +456,7 @@ impl SharedBounds {
 
     fn pack<M: Copy + PackedMove>(e: &Entry<M>) -> u64 {
         let mv = e.mv().map(M::pack).filter(|&bits| bits < 256);
-        let flags = (e.flags & 0xFE) | mv.is_some() as u8;
+        let flags = (e.flags & !MOVE_SET) | mv.is_some() as u8;
         e.check as u64
             | (e.lower_above_open as u64) << 32
             | (e.upper_below_open as u64) << 40
@@ -390,28 +465,30 @@ impl SharedBounds {
     }
 
     fn probe<M: Copy + PackedMove>(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)> {
-        let e = Self::unpack::<M>(self.word(key).load(AtomicOrdering::Relaxed));
         let (check, more) = self.checks(key);
-        matches(&e, check, more).then(|| (expand(e.lower(), ply), expand(e.upper(), ply), e.mv()))
+        self.bucket(key)
+            .iter()
+            .map(|word| Self::unpack::<M>(word.load(AtomicOrdering::Relaxed)))
+            .find(|e| matches(e, check, more))
+            .map(|e| (expand(e.lower(), ply), expand(e.upper(), ply), e.mv()))
     }
 
-    fn store<M: Copy + PackedMove>(
-        &self,
-        key: u64,
-        ply: usize,
-        lower: i32,
-        upper: i32,
-        mv: Option<M>,
-    ) {
-        let word = self.word(key);
-        let mut e = Self::unpack::<M>(word.load(AtomicOrdering::Relaxed));
+    fn store<M: Copy + PackedMove>(&self, key: u64, ply: usize, bound: Learned<M>) {
+        let bucket = self.bucket(key);
+        let load = |i: usize| Self::unpack::<M>(bucket[i].load(AtomicOrdering::Relaxed));
+        let mut ways = [load(0), load(1)];
         let (check, more) = self.checks(key);
-        merge(&mut e, check, more, ply, lower, upper, mv);
-        word.store(Self::pack(&e), AtomicOrdering::Relaxed);
+        let in_front = matches(&ways[0], check, more);
+        place(&mut ways, check, more);
+        merge(&mut ways[0], check, more, ply, bound);
+        if !in_front {
+            bucket[1].store(Self::pack(&ways[1]), AtomicOrdering::Relaxed);
+        }
+        bucket[0].store(Self::pack(&ways[0]), AtomicOrdering::Relaxed);
     }
 
     fn prefetch(&self, key: u64) {
-        slab::prefetch(self.word(key).as_ptr());
+        slab::prefetch(self.bucket(key).as_ptr());
     }
 }
 
@@ -420,8 +497,8 @@ impl SharedBounds {
 pub trait Bounds<M> {
     /// Lower bound, upper bound and proving move, root-relative at `ply`.
     fn probe(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)>;
-    /// Records `lower <= value <= upper`; `mv` proved `lower`.
-    fn store(&mut self, key: u64, ply: usize, lower: i32, upper: i32, mv: Option<M>);
+    /// Records what a search proved of the position of `key`.
+    fn store(&mut self, key: u64, ply: usize, bound: Learned<M>);
     /// Starts loading the entry of `key` into the cache.
     fn prefetch(&self, key: u64);
     /// Forgets every bound (a shared table's, for all its solvers).
@@ -434,8 +511,8 @@ impl<M: Copy + Default + PartialEq> Bounds<M> for BoundTable<M> {
     fn probe(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)> {
         BoundTable::probe(self, key, ply)
     }
-    fn store(&mut self, key: u64, ply: usize, lower: i32, upper: i32, mv: Option<M>) {
-        BoundTable::store(self, key, ply, lower, upper, mv);
+    fn store(&mut self, key: u64, ply: usize, bound: Learned<M>) {
+        BoundTable::store(self, key, ply, bound);
     }
     fn prefetch(&self, key: u64) {
         BoundTable::prefetch(self, key);
@@ -444,7 +521,7 @@ impl<M: Copy + Default + PartialEq> Bounds<M> for BoundTable<M> {
         BoundTable::clear(self);
     }
     fn make_resident(&mut self) {
-        self.entries.make_resident();
+        self.buckets.make_resident();
     }
 }
 
@@ -452,8 +529,8 @@ impl<M: Copy + PackedMove> Bounds<M> for Arc<SharedBounds> {
     fn probe(&self, key: u64, ply: usize) -> Option<(i32, i32, Option<M>)> {
         SharedBounds::probe(self, key, ply)
     }
-    fn store(&mut self, key: u64, ply: usize, lower: i32, upper: i32, mv: Option<M>) {
-        SharedBounds::store(self, key, ply, lower, upper, mv);
+    fn store(&mut self, key: u64, ply: usize, bound: Learned<M>) {
+        SharedBounds::store(self, key, ply, bound);
     }
     fn prefetch(&self, key: u64) {
         SharedBounds::prefetch(self, key);
@@ -471,25 +548,35 @@ mod tests {
     use super::*;
     use crate::search::score::MAX_PLY;
 
+    /// Bounds found by a search of one node.
+    fn learned<M>(lower: i32, upper: i32, mv: Option<M>) -> Learned<M> {
+        Learned {
+            lower,
+            upper,
+            mv,
+            nodes: 1,
+        }
+    }
+
     #[test]
     fn shared_entries_pack_into_one_word() {
         let table = SharedBounds::new(1).unwrap();
         let table: &SharedBounds = &table;
         let key = 0x0123_4567_89AB_CDEFu64;
         assert_eq!(table.probe::<u8>(key, 0), None);
-        table.store(key, 0, -(MATE - 9), MATE - 7, Some(6u8));
+        table.store(key, 0, learned(-(MATE - 9), MATE - 7, Some(6u8)));
         assert_eq!(
             table.probe(key, 0),
             Some((-(MATE - 9), MATE - 7, Some(6u8)))
         );
-        for bit in [0, 20, 34, 38] {
+        for bit in [0, 20, 34, 36] {
             assert!(
                 table.probe::<u8>(key ^ (1 << bit), 0).is_none(),
                 "bit {bit}"
             );
         }
         // A move that does not fit in 8 bits is not kept; the bounds are.
-        table.store(key, 0, MATE - 7, MATE - 7, Some(300u16));
+        table.store(key, 0, learned(MATE - 7, MATE - 7, Some(300u16)));
         assert_eq!(table.probe::<u16>(key, 0), Some((MATE - 7, MATE - 7, None)));
     }
 
@@ -521,9 +608,9 @@ mod tests {
     fn the_table_grows_keeping_its_entries() {
         let mut table = BoundTable::<u8>::new(8).unwrap();
         assert_eq!(table.active, FIRST_ACTIVE);
-        // Enough positions to grow the used part once, each with bounds
-        // and a move of its own.
-        let count = FIRST_ACTIVE / 2;
+        // Enough positions to grow the used part once (past a quarter of
+        // its entries), each with bounds and a move of its own.
+        let count = FIRST_ACTIVE;
         let mut x = 0x1234_5678_9ABC_DEF0u64;
         let keys: Vec<u64> = (0..count)
             .map(|_| {
@@ -535,7 +622,7 @@ mod tests {
             .collect();
         let value = |k: u64| MATE - 3 - (k % 20) as i32;
         for &k in &keys {
-            table.store(k, 0, -value(k), value(k), Some((k % 7) as u8));
+            table.store(k, 0, learned(-value(k), value(k), Some((k % 7) as u8)));
         }
         assert_eq!(table.active, 4 * FIRST_ACTIVE);
         let mut found = 0;
@@ -548,10 +635,10 @@ mod tests {
                 found += 1;
             }
         }
-        // Only slot collisions lose entries: about one in ten here
-        // (growth without moving them would lose the first
-        // quarter-table's worth, half of them).
-        assert!(found > count * 4 / 5, "{found} of {count}");
+        // Only a third position in a bucket loses one: about one in a
+        // hundred here (growth without moving them would lose the first
+        // half of them).
+        assert!(found > count * 97 / 100, "{found} of {count}");
         table.clear();
         assert_eq!(table.active, FIRST_ACTIVE);
         assert!(keys.iter().all(|&k| table.probe(k, 0).is_none()));
@@ -561,23 +648,55 @@ mod tests {
     fn positions_of_one_slot_are_told_apart_by_the_whole_check() {
         let mut table = BoundTable::<u8>::new(8).unwrap();
         let key = 0x0123_4567_89AB_CDEFu64;
-        table.store(key, 0, 0, 0, Some(3));
+        table.store(key, 0, learned(0, 0, Some(3)));
         assert_eq!(table.probe(key, 0), Some((0, 0, Some(3))));
-        // Bits of the check, and bits above the low 39 (which alone were
-        // kept before, choosing the slot too).
-        for bit in [0, 20, 34, 45, 50, 63] {
+        // Bits of the check (the low 33 with this table), and bits that
+        // choose the bucket.
+        for bit in [0, 20, 32, 45, 50, 63] {
             assert!(table.probe(key ^ (1 << bit), 0).is_none(), "bit {bit}");
         }
         // Still so once the table has grown to the whole of it.
         let mut x = 7u64;
-        while table.active < table.entries.len() {
+        while table.active < table.buckets.len() {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-            table.store(x ^ (x >> 31), 0, 0, 0, None);
+            table.store(x ^ (x >> 31), 0, learned(0, 0, None));
         }
-        table.store(key, 0, 0, 0, Some(3));
-        for bit in [0, 20, 34, 45, 50, 63] {
+        table.store(key, 0, learned(0, 0, Some(3)));
+        for bit in [0, 20, 32, 45, 50, 63] {
             assert!(table.probe(key ^ (1 << bit), 0).is_none(), "bit {bit}");
         }
         assert_eq!(table.probe(key, 0), Some((0, 0, Some(3))));
+    }
+
+    #[test]
+    fn a_bucket_keeps_the_costly_entry_and_the_latest() {
+        let tables: [Box<dyn Bounds<u8>>; 2] = [
+            Box::new(BoundTable::<u8>::new(1).unwrap()),
+            Box::new(SharedBounds::new(1).unwrap()),
+        ];
+        for (i, mut table) in tables.into_iter().enumerate() {
+            let store = |table: &mut Box<dyn Bounds<u8>>, key: u64, nodes: u64| {
+                let bound = Learned {
+                    nodes,
+                    ..learned(0, 0, Some(1u8))
+                };
+                table.store(key, 0, bound);
+                table.probe(key, 0).is_some()
+            };
+            // One bucket: the same top bits, other low ones.
+            let top = 0xABCD_u64 << 48;
+            assert!(store(&mut table, top | 1, 1 << 20));
+            for low in 2..40 {
+                assert!(store(&mut table, top | low, 3));
+            }
+            assert!(table.probe(top | 1, 0).is_some(), "table {i}");
+            assert!(table.probe(top | 39, 0).is_some(), "table {i}");
+            assert!(table.probe(top | 38, 0).is_none(), "table {i}");
+            // A costlier position still displaces a cheaper one.
+            assert!(store(&mut table, top | 50, 1 << 30));
+            assert!(store(&mut table, top | 51, 3));
+            assert!(table.probe(top | 1, 0).is_none(), "table {i}");
+            assert!(table.probe(top | 50, 0).is_some(), "table {i}");
+        }
     }
 }
