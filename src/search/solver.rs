@@ -140,6 +140,12 @@ pub struct Solver<G: Game, B: Bounds<G::Move> = BoundTable<<G as Game>::Move>> {
     /// 0 for the game's own move order; else the seed of a helper's
     /// perturbed order (see [`Self::set_jitter`]).
     jitter: u64,
+    /// The root and pivot of the null-window search under way.
+    searching: (u64, i32),
+    /// The table's count of verdicts when this solver last looked.
+    verdicts_seen: u64,
+    /// Another solver on the table finished the search under way first.
+    overtaken: bool,
 }
 
 impl<G: Game> Solver<G> {
@@ -169,6 +175,9 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
             proved: None,
             knowledge: Knowledge::default(),
             jitter: 0,
+            searching: (0, 0),
+            verdicts_seen: 0,
+            overtaken: false,
         }
     }
 
@@ -291,18 +300,18 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
             hi = hi.min(upper).max(lo);
             first = Some(lower - 1).filter(|&p| lo <= p && p < hi);
         }
+        let root_key = pos.hash();
         while lo < hi {
             let pivot = first.take().unwrap_or_else(|| scale.pivot(lo, hi));
-            self.root_move = None;
-            let r = self.search(&mut pos, 0, pivot, pivot + 1);
-            if self.aborted {
-                return None;
-            }
+            let (r, root_move) = match self.table.verdict(root_key, pivot) {
+                Some(verdict) => verdict,
+                None => self.search_root(&mut pos, root_key, pivot)?,
+            };
             if r <= pivot {
                 hi = r;
             } else {
                 lo = r;
-                best = self.root_move.or(best);
+                best = root_move.or(best);
                 self.proved = best.map(|mv| (lo, mv));
             }
             // Progress of a long solve (RUST_LOG=info): where the value is.
@@ -322,7 +331,45 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
         })
     }
 
+    /// The null-window search of the root at `pivot`: its fail-soft
+    /// result and, when it fails high, a move that proves it. Solvers
+    /// sharing a table tell each other the searches they finish, and
+    /// drop one that another has finished: its verdict serves. `None`
+    /// when the limits cut the solve short.
+    fn search_root(
+        &mut self,
+        pos: &mut G,
+        root_key: u64,
+        pivot: i32,
+    ) -> Option<(i32, Option<G::Move>)> {
+        self.root_move = None;
+        self.searching = (root_key, pivot);
+        self.verdicts_seen = self.table.verdicts_given();
+        let r = self.search(pos, 0, pivot, pivot + 1);
+        if self.overtaken {
+            self.overtaken = false;
+            self.aborted = false;
+            return self.table.verdict(root_key, pivot);
+        }
+        if self.aborted {
+            return None;
+        }
+        self.table.give_verdict(root_key, pivot, r, self.root_move);
+        Some((r, self.root_move))
+    }
+
     fn should_abort(&mut self) -> bool {
+        if !self.aborted && self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            let given = self.table.verdicts_given();
+            if given != self.verdicts_seen {
+                self.verdicts_seen = given;
+                let (root, pivot) = self.searching;
+                if self.table.verdict(root, pivot).is_some() {
+                    self.overtaken = true;
+                    self.aborted = true;
+                }
+            }
+        }
         if !self.aborted
             && (self.nodes >= self.clock.node_limit()
                 || (self.nodes.is_multiple_of(CHECK_INTERVAL) && self.clock.run_out()))
@@ -365,6 +412,16 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
         } else {
             0
         };
+        // What the game alone bounds needs no table (the root still
+        // names a move when it fails high). Checked first: a third of the
+        // nodes end here (the quick wins a pivot asks about).
+        if lowest >= beta {
+            if ply == 0 {
+                self.root_move = Some(moves[0]);
+            }
+            self.moves[ply] = moves;
+            return lowest;
+        }
         let mut highest = if left >= 3 {
             MATE - (ply as i32 + 3)
         } else {
@@ -379,12 +436,7 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
                 None => {}
             }
         }
-        // What the game alone bounds needs no table (the root still
-        // names a move when it fails high).
-        if lowest >= beta || (ply > 0 && lowest >= highest) {
-            if ply == 0 {
-                self.root_move = Some(moves[0]);
-            }
+        if ply > 0 && lowest >= highest {
             self.moves[ply] = moves;
             return lowest;
         }
@@ -653,6 +705,48 @@ pub(crate) mod tests {
             .map(|p| solver.solve(p, false).unwrap().nodes)
             .sum();
         assert!(warm < cold, "{warm} {cold}");
+    }
+
+    #[test]
+    fn a_solver_takes_the_root_searches_another_finished() {
+        let table = SharedBounds::new(4).unwrap();
+        let mut first = Solver::<Connect4, _>::sharing(&table);
+        let mut second = Solver::<Connect4, _>::sharing(&table);
+        let mut own = Solver::<Connect4>::new(4).unwrap();
+        for line in [
+            "5554224333234511764415115",
+            "52753311433677442422121",
+            "742234173564774116613357347324256",
+        ] {
+            let pos = play::<Connect4>(
+                &line
+                    .chars()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>(),
+            );
+            own.clear();
+            let alone = own.solve(&pos, false).unwrap();
+            let solved = first.solve(&pos, false).unwrap();
+            assert_eq!(solved.score, alone.score, "{line}");
+            assert!(solved.nodes > 0);
+            // Every search of the root is one the first solver finished:
+            // the second searches nothing and finds the same value and move.
+            let again = second.solve(&pos, false).unwrap();
+            assert_eq!(
+                (again.score, again.best, again.nodes),
+                (solved.score, solved.best, 0),
+                "{line}"
+            );
+        }
+        // An own table has no other solver to tell.
+        let pos = play::<Connect4>(&["4", "4", "5", "3"]);
+        own.clear();
+        let solved = own.solve(&pos, false).unwrap();
+        assert_eq!(own.table().verdicts_given(), 0);
+        assert_eq!(own.table().verdict(pos.hash(), solved.score - 1), None);
     }
 
     /// The position after Pons-style `line` and every one `plies` on.

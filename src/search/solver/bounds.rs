@@ -5,8 +5,8 @@
 //! entry.
 
 use std::mem::MaybeUninit;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering as AtomicOrdering};
+use std::sync::{Arc, Mutex};
 
 use crate::game::PackedMove;
 use crate::search::score::{INFINITY, MATE, MATE_BOUND, from_table, to_table};
@@ -123,7 +123,9 @@ fn expand(c: i8, ply: usize) -> i32 {
 /// costlier of two entries the same way). Clearing starts a new
 /// generation, which changes every position's check, so that entries of
 /// older ones no longer match: solving many small positions, each from a
-/// cleared table, costs nothing for the clearing.
+/// cleared table, costs nothing for the clearing. (Their costs still
+/// steer which entry a new one displaces: a position's nodes can depend
+/// on what was solved before the clear, the same on every run.)
 ///
 /// After a clear only the first `FIRST_ACTIVE` buckets are used, a part
 /// that stays in the processor's cache; it grows fourfold, entries moving
@@ -335,6 +337,7 @@ fn work_class(nodes: u64) -> u8 {
 /// `check` and `more`: the one that holds it, brought to the front, else a
 /// new one in front of the more expensive of the two (the more recent on a
 /// tie), the other dropped. Returns whether the entry is new.
+#[inline]
 fn place<M: Copy>(ways: &mut [Entry<M>; 2], check: u32, more: u8) -> bool {
     if matches(&ways[0], check, more) {
         return false;
@@ -361,6 +364,7 @@ fn matches<M: Copy>(e: &Entry<M>, check: u32, more: u8) -> bool {
 /// Records `bound` (root-relative at `ply`) in `e`, the entry of the
 /// position whose check bits are `check` and `more`: merged with what `e`
 /// knew of the same position, over what it knew of another one.
+#[inline]
 fn merge<M: Copy>(e: &mut Entry<M>, check: u32, more: u8, ply: usize, bound: Learned<M>) {
     if !matches(e, check, more) {
         e.check = check;
@@ -395,6 +399,24 @@ pub struct SharedBounds {
     buckets: Slab<WordPair>,
     salt: AtomicU32,
     slot_bits: u32,
+    /// The null-window searches of roots finished by any of the solvers:
+    /// the others drop the same search and take its result (the first to
+    /// finish wins, as in Steininger's c4).
+    verdicts: Mutex<Vec<Verdict>>,
+    /// How many verdicts were ever given: a solver looks at the list only
+    /// when this has changed.
+    verdicts_given: AtomicU64,
+}
+
+/// A root's null-window search that a solver finished: at `pivot`, the
+/// fail-soft `result`, and the packed move that proved it when it failed
+/// high.
+#[derive(Clone, Copy, Debug)]
+struct Verdict {
+    root: u64,
+    pivot: i32,
+    result: i32,
+    mv: Option<u64>,
 }
 
 /// A bucket of two packed entries, in one aligned 16 bytes.
@@ -414,6 +436,8 @@ impl SharedBounds {
             buckets,
             salt: AtomicU32::new(0),
             slot_bits,
+            verdicts: Mutex::new(Vec::new()),
+            verdicts_given: AtomicU64::new(0),
         }))
     }
 
@@ -490,6 +514,11 @@ impl SharedBounds {
     fn prefetch(&self, key: u64) {
         slab::prefetch(self.bucket(key).as_ptr());
     }
+
+    fn verdicts(&self) -> std::sync::MutexGuard<'_, Vec<Verdict>> {
+        // A solver that panicked holding the lock left the list whole.
+        self.verdicts.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// Where a solver keeps its bounds: a table of its own ([`BoundTable`])
@@ -505,6 +534,20 @@ pub trait Bounds<M> {
     fn clear(&mut self);
     /// Brings the memory in now rather than at first use.
     fn make_resident(&mut self);
+    /// Tells the table's other solvers that the null-window search of
+    /// `root` at `pivot` returned `result`, `mv` proving it if it failed
+    /// high (nothing to tell when no other solver shares the table).
+    fn give_verdict(&self, _root: u64, _pivot: i32, _result: i32, _mv: Option<M>) {}
+    /// A search of `root` at `pivot` that another solver finished: its
+    /// result and move.
+    fn verdict(&self, _root: u64, _pivot: i32) -> Option<(i32, Option<M>)> {
+        None
+    }
+    /// How many verdicts were given so far: when it has not changed, no
+    /// search has been finished by another solver.
+    fn verdicts_given(&self) -> u64 {
+        0
+    }
 }
 
 impl<M: Copy + Default + PartialEq> Bounds<M> for BoundTable<M> {
@@ -537,11 +580,39 @@ impl<M: Copy + PackedMove> Bounds<M> for Arc<SharedBounds> {
     }
     fn clear(&mut self) {
         self.salt.fetch_add(0x9E37_79B9, AtomicOrdering::Relaxed);
+        self.verdicts().clear();
     }
     fn make_resident(&mut self) {
         // Made resident by its use.
     }
+    fn give_verdict(&self, root: u64, pivot: i32, result: i32, mv: Option<M>) {
+        let mut verdicts = self.verdicts();
+        if verdicts.len() >= MAX_VERDICTS {
+            verdicts.remove(0);
+        }
+        verdicts.push(Verdict {
+            root,
+            pivot,
+            result,
+            mv: mv.map(M::pack),
+        });
+        self.verdicts_given.fetch_add(1, AtomicOrdering::Release);
+    }
+    fn verdict(&self, root: u64, pivot: i32) -> Option<(i32, Option<M>)> {
+        self.verdicts()
+            .iter()
+            .rev()
+            .find(|v| v.root == root && v.pivot == pivot)
+            .map(|v| (v.result, v.mv.map(M::unpack)))
+    }
+    fn verdicts_given(&self) -> u64 {
+        self.verdicts_given.load(AtomicOrdering::Acquire)
+    }
 }
+
+/// Verdicts a shared table keeps: a solve takes a few dozen searches at
+/// most; a book's workers solve many roots at once.
+const MAX_VERDICTS: usize = 256;
 
 #[cfg(test)]
 mod tests {
