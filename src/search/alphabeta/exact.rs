@@ -4,7 +4,6 @@
 //! before; and the solving mode itself. Each solve leaves lower bounds
 //! for the positions two plies on, which the next search starts from.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,13 +27,24 @@ pub(super) struct Exact<G: Game> {
     /// main searcher: all on one shared table, each helper's move order
     /// jittered. While it exists the own solver's table is freed.
     pub shared: Option<Solver<G, Arc<SharedBounds>>>,
-    /// Lower bounds on the values of the positions the game may reach
-    /// two plies after the last position solved (its value, two plies
-    /// nearer the end, after its best move and any reply), by hash.
-    pub hints: HashMap<u64, i32>,
+    /// A lower bound on the values of the positions the game may reach
+    /// two plies after the last position solved: its value, two plies
+    /// nearer the end, for every reply to its best move. Kept as the
+    /// position after that move and looked up by its replies when the
+    /// next search asks, so that a solve pays nothing for it.
+    pub hint: Option<Hint<G>>,
     /// The proof-number search of the solving mode, with a table of
     /// `Hash` MB: allocated on first use.
     pub numbers: Option<ProofSearch>,
+}
+
+/// What a solve leaves for the next position of the game (see
+/// [`Exact::hint`]).
+pub struct Hint<G> {
+    /// The position after the solved position's best move.
+    after: G,
+    /// The bound on every reply's value, relative to the position after it.
+    lower: i32,
 }
 
 impl<G: Game> Default for Exact<G> {
@@ -42,7 +52,7 @@ impl<G: Game> Default for Exact<G> {
         Exact {
             solver: None,
             shared: None,
-            hints: HashMap::new(),
+            hint: None,
             numbers: None,
         }
     }
@@ -286,10 +296,14 @@ impl<G: Game> Searcher<G> {
         if let Some(v) = self.book.as_ref().and_then(|book| book.score(root)) {
             return Some((v, v));
         }
-        self.exact
-            .hints
-            .get(&root.hash())
-            .map(|&lower| (lower, MATE - 1))
+        let hint = self.exact.hint.as_ref()?;
+        let mut replies = Vec::new();
+        hint.after.generate_moves(&mut replies);
+        let key = root.hash();
+        replies
+            .into_iter()
+            .any(|reply| hint.after.hash_after(reply) == key)
+            .then_some((hint.lower, MATE - 1))
     }
 
     /// Remembers, for every reply to `mv` (which keeps `score` at `root`),
@@ -297,23 +311,12 @@ impl<G: Game> Searcher<G> {
     /// nearer the end for a win or loss): the reply can only do worse
     /// than the best one for the side to move there.
     fn hint_after(&mut self, root: &G, mv: G::Move, score: i32) {
-        self.exact.hints.clear();
-        let mut pos = root.clone();
-        pos.make_move(mv);
-        if pos.outcome().is_some() {
-            return;
-        }
-        let mut replies = Vec::new();
-        pos.generate_moves(&mut replies);
-        for reply in replies {
-            pos.make_move(reply);
-            if pos.outcome().is_none() {
-                self.exact
-                    .hints
-                    .insert(pos.hash(), score::to_table(score, 2));
-            }
-            pos.unmake_move(reply);
-        }
+        let mut after = root.clone();
+        after.make_move(mv);
+        self.exact.hint = after.outcome().is_none().then(|| Hint {
+            after,
+            lower: score::to_table(score, 2),
+        });
     }
 
     /// After a solve cut short: the move that the solver proved keeps at
@@ -454,7 +457,7 @@ mod tests {
             assert_eq!(again.last.unwrap().score, value);
             // Which leaves the bounds of its own next positions.
             assert!(searcher.known_bounds(&next).is_none());
-            searcher.exact.hints.clear();
+            searcher.exact.hint = None;
             searcher.hint_after(&root, mv, score);
         }
         assert!(tight >= 1, "the best reply leaves the bound exact");

@@ -181,7 +181,7 @@ impl<G: Game> Searcher<G> {
         if let Some(solver) = &mut self.exact.shared {
             solver.clear();
         }
-        self.exact.hints.clear();
+        self.exact.hint = None;
         if let Some(numbers) = &mut self.exact.numbers {
             numbers.table().clear();
         }
