@@ -547,7 +547,9 @@ impl<S: Shape> Game for Position<S> {
     /// every empty cell on the rows of the top row's parity but those
     /// playable now, and the side to move at most the rest. If no four
     /// fits in the rest, the side to move cannot win; if one also fits in
-    /// the opponent's cells, it loses by the end of the game. With an odd
+    /// the opponent's cells, it loses, at the latest when the cells under
+    /// that four's highest empty cell are filled (Steininger's c4 bounds
+    /// the loss by rows the same way). With an odd
     /// number of empty cells, only the plain test: no four left in its
     /// stones and the empty cells.
     fn result_ceiling(&self) -> Option<Ceiling> {
@@ -561,7 +563,21 @@ impl<S: Shape> Game for Position<S> {
             if shape.has_four(board & !theirs) {
                 None
             } else if shape.has_four(theirs) {
-                Some(Ceiling::Loss(left))
+                // Gravity bounds when: a four whose empty cells all lie on
+                // rows up to `r` is complete once no more cells are empty
+                // than lie above row `r`, and it completes on the
+                // opponent's move, an even number of plies from here.
+                let (mut low, height) = (S::Bits::ZERO, shape.height());
+                let stones = self.stones[1 - me];
+                let mut within = left;
+                for row in 0..height {
+                    low |= shape.bottom().shl(row);
+                    if shape.has_four(stones | (theirs & empty & low)) {
+                        within = (left - (height - 1 - row) as u32) & !1;
+                        break;
+                    }
+                }
+                Some(Ceiling::Loss(within))
             } else {
                 Some(Ceiling::Draw)
             }

@@ -260,8 +260,9 @@ fn random_positions<S: Shape>(
 
 /// Solves `count` random positions at each of `depths` with the solver's
 /// own knowledge off and checks every ceiling against the exact value;
-/// the numbers of draw and loss ceilings met.
-fn check_ceilings<S: Shape>(start: &Position<S>, depths: &[u32], count: usize) -> (u32, u32) {
+/// the numbers of draw and loss ceilings met, and of losses bounded
+/// before the end of the game.
+fn check_ceilings<S: Shape>(start: &Position<S>, depths: &[u32], count: usize) -> (u32, u32, u32) {
     use crate::search::score::MATE;
     use crate::search::solver::{Knowledge, Solver};
     let mut solver = Solver::<Position<S>>::new(4).unwrap();
@@ -270,7 +271,7 @@ fn check_ceilings<S: Shape>(start: &Position<S>, depths: &[u32], count: usize) -
         ceiling: false,
         etc: false,
     });
-    let (mut draws, mut losses) = (0, 0);
+    let (mut draws, mut losses, mut sooner) = (0, 0, 0);
     for &plies in depths {
         for pos in random_positions(start, count, plies, plies as u64) {
             let Some(ceiling) = pos.result_ceiling() else {
@@ -285,6 +286,7 @@ fn check_ceilings<S: Shape>(start: &Position<S>, depths: &[u32], count: usize) -
                 }
                 Ceiling::Loss(within) => {
                     losses += 1;
+                    sooner += u32::from(within < pos.plies_left_bound().unwrap());
                     assert!(
                         exact < 0 && MATE + exact <= within as i32,
                         "{} {exact} {within}",
@@ -294,13 +296,17 @@ fn check_ceilings<S: Shape>(start: &Position<S>, depths: &[u32], count: usize) -
             }
         }
     }
-    (draws, losses)
+    (draws, losses, sooner)
 }
 
 #[test]
 fn the_result_ceiling_holds_under_perfect_play() {
-    let (draws, losses) = check_ceilings(&play(""), &[28, 30, 32, 34, 36], 400);
+    let (draws, losses, sooner) = check_ceilings(&play(""), &[28, 30, 32, 34, 36], 400);
     assert!(draws > 40 && losses > 10, "{draws} draws, {losses} losses");
+    assert!(
+        sooner > losses / 4,
+        "{sooner} of {losses} losses before the end"
+    );
 }
 
 /// Claimeven on odd heights gives the first player's rows to the second
@@ -313,7 +319,7 @@ fn the_result_ceiling_holds_on_other_boards() {
         (5, 4, &[8, 10, 11, 13][..]),
         (9, 7, &[52, 53, 54, 55, 56][..]),
     ] {
-        let (draws, losses) = match sized(width, height) {
+        let (draws, losses, _) = match sized(width, height) {
             Board::Narrow(start) => check_ceilings(&start, depths, 150),
             Board::Wide(start) => check_ceilings(&start, depths, 150),
         };
