@@ -543,28 +543,19 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
             self.root_move = best_move;
         }
         let mv = best_move.map(|m| if mirrored { pos.mirror_move(m) } else { m });
-        let nodes = self.nodes - nodes_before;
-        let bound = if best >= beta {
-            Learned {
-                lower: best,
-                upper: INFINITY,
-                mv,
-                nodes,
-            }
+        let (lower, upper, mv) = if best >= beta {
+            (best, INFINITY, mv)
         } else if best > original_alpha {
-            Learned {
-                lower: best,
-                upper: best,
-                mv,
-                nodes,
-            }
+            (best, best, mv)
         } else {
-            Learned {
-                lower: -INFINITY,
-                upper: best,
-                mv: None,
-                nodes,
-            }
+            (-INFINITY, best, None)
+        };
+        let nodes = self.nodes - nodes_before;
+        let bound = Learned {
+            lower,
+            upper,
+            mv,
+            nodes,
         };
         self.table.store(key, ply, bound);
         best
@@ -718,15 +709,7 @@ pub(crate) mod tests {
             "52753311433677442422121",
             "742234173564774116613357347324256",
         ] {
-            let pos = play::<Connect4>(
-                &line
-                    .chars()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .iter()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>(),
-            );
+            let pos = late_positions(line, 0).remove(0);
             own.clear();
             let alone = own.solve(&pos, false).unwrap();
             let solved = first.solve(&pos, false).unwrap();

@@ -295,7 +295,7 @@ impl<M: Copy + Default + PartialEq> BoundTable<M> {
         let index = self.index(key);
         let ways = &mut self.buckets[index].ways;
         let fresh = place(ways, check, more);
-        merge(&mut ways[0], check, more, ply, bound);
+        merge(&mut ways[0], ply, bound);
         if fresh {
             self.fresh += 1;
             if self.fresh > self.active / 2 && self.active < self.buckets.len() {
@@ -335,8 +335,9 @@ fn work_class(nodes: u64) -> u8 {
 
 /// Makes `ways[0]` the entry for the position whose check bits are
 /// `check` and `more`: the one that holds it, brought to the front, else a
-/// new one in front of the more expensive of the two (the more recent on a
-/// tie), the other dropped. Returns whether the entry is new.
+/// new one that knows nothing, in front of the more expensive of the two
+/// (the more recent on a tie), the other dropped. Returns whether the
+/// entry is new.
 #[inline]
 fn place<M: Copy>(ways: &mut [Entry<M>; 2], check: u32, more: u8) -> bool {
     if matches(&ways[0], check, more) {
@@ -350,8 +351,11 @@ fn place<M: Copy>(ways: &mut [Entry<M>; 2], check: u32, more: u8) -> bool {
         ways[0] = ways[1];
     }
     ways[1] = ways[0];
-    // Knows nothing yet: `merge` sets it up.
-    ways[0].check = !check;
+    let e = &mut ways[0];
+    e.check = check;
+    e.set_lower(-OPEN);
+    e.set_upper(OPEN);
+    e.flags = more;
     true
 }
 
@@ -361,17 +365,10 @@ fn matches<M: Copy>(e: &Entry<M>, check: u32, more: u8) -> bool {
     e.check == check && e.flags & MORE_MASK == more
 }
 
-/// Records `bound` (root-relative at `ply`) in `e`, the entry of the
-/// position whose check bits are `check` and `more`: merged with what `e`
-/// knew of the same position, over what it knew of another one.
+/// Records `bound` (root-relative at `ply`) in `e`, the position's entry
+/// that [`place`] chose, merged with what it knew.
 #[inline]
-fn merge<M: Copy>(e: &mut Entry<M>, check: u32, more: u8, ply: usize, bound: Learned<M>) {
-    if !matches(e, check, more) {
-        e.check = check;
-        e.set_lower(-OPEN);
-        e.set_upper(OPEN);
-        e.flags = more;
-    }
+fn merge<M: Copy>(e: &mut Entry<M>, ply: usize, bound: Learned<M>) {
     let work = work_class(bound.nodes).max(e.work());
     e.flags = (e.flags & !WORK_MASK) | work << WORK_SHIFT;
     let lower = compact(bound.lower, ply, true);
@@ -504,7 +501,7 @@ impl SharedBounds {
         let (check, more) = self.checks(key);
         let in_front = matches(&ways[0], check, more);
         place(&mut ways, check, more);
-        merge(&mut ways[0], check, more, ply, bound);
+        merge(&mut ways[0], ply, bound);
         if !in_front {
             bucket[1].store(Self::pack(&ways[1]), AtomicOrdering::Relaxed);
         }
