@@ -14,8 +14,14 @@ With `--vs OTHER` each position is searched by both binaries, alternating
 which goes first, so that both see the same machine load; the summary then
 gives both medians and their ratio.
 
+A position with one reply worth making (a four to block) is answered after
+the threat search, at depth 1: such positions lower the depth median.
+
+`--size 20` plays the positions on a 20x20 board, moved by `--shift`
+cells (default: to the larger board's centre) in both directions.
+
 Usage: scripts/gomoku_speed.py [--movetime 1000] [--positions FILE]
-           [--binary PATH] [--vs PATH]
+           [--binary PATH] [--vs PATH] [--size N] [--shift K]
 Run it on a quiet machine: a busy core halves the figures.
 """
 
@@ -26,11 +32,16 @@ import subprocess
 import sys
 
 
-def search(binary, moves, movetime):
+def shifted(move, k):
+    """`move` (letter and number) moved k cells right and k up."""
+    return chr(ord(move[0]) + k) + str(int(move[1:]) + k)
+
+
+def search(binary, moves, movetime, size):
     """One fresh timed search: (nps, depth, proved), from the last info line."""
     script = ["ugi", "position startpos moves " + moves, f"go movetime {movetime}"]
     out = subprocess.run(
-        [binary, "--game", "gomoku"],
+        [binary, "--game", "gomoku", "--size", f"{size}x{size}"],
         input="\n".join(script) + "\n",
         capture_output=True,
         text=True,
@@ -51,11 +62,14 @@ def main():
     ap.add_argument("--positions", default="scripts/gomoku_middle.txt")
     ap.add_argument("--binary", default="target/release/ply")
     ap.add_argument("--vs", help="a second binary, measured alternately")
+    ap.add_argument("--size", type=int, default=15, help="the board's side")
+    ap.add_argument("--shift", type=int, help="cells to move the 15x15 positions by")
     args = ap.parse_args()
+    shift = args.shift if args.shift is not None else (args.size - 15) // 2
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     binaries = [args.binary] + ([args.vs] if args.vs else [])
     with open(args.positions) as f:
-        positions = [l.split() for l in f if l.strip()]
+        positions = [[shifted(m, shift) for m in l.split()] for l in f if l.strip()]
 
     # results[binary index] = [(stones, nps, depth)], proved positions left out
     results = [[] for _ in binaries]
@@ -66,7 +80,7 @@ def main():
             order.reverse()
         row = {}
         for b in order:
-            nps, depth, mate = search(binaries[b], " ".join(moves), args.movetime)
+            nps, depth, mate = search(binaries[b], " ".join(moves), args.movetime, args.size)
             row[b] = (nps, depth, mate)
             if mate:
                 proved[b] += 1
