@@ -65,6 +65,8 @@ def main():
     ap.add_argument("--size", type=int, default=15, help="the board's side")
     ap.add_argument("--shift", type=int, help="cells to move the 15x15 positions by")
     args = ap.parse_args()
+    if args.size < 15:
+        ap.error("--size: the positions are 15x15; the board must be at least that")
     shift = args.shift if args.shift is not None else (args.size - 15) // 2
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     binaries = [args.binary] + ([args.vs] if args.vs else [])
