@@ -12,8 +12,8 @@ pub use shape::{AnySize, Cells, MAX_BITS, MIN_SIDE, Shape, Standard, check_size}
 
 use super::bits::Bits;
 use super::{
-    Boards, Ceiling, Description, Family, Game, GameError, GameVisitor, Outcome, Player, Settings,
-    SolveNotation,
+    Boards, Ceiling, Description, Family, Game, GameError, GameVisitor, NextTurnWin, Outcome,
+    Player, Settings, SolveNotation,
 };
 
 /// Connect Four as the registry and the tools see it.
@@ -129,17 +129,39 @@ impl<S: Shape> Position<S> {
     /// on Pons' sets: a fifth fewer than counting every winning cell once;
     /// counting the threats about to be playable from the start instead
     /// cost a quarter more nodes on the openings of Test_L1_R1 and saved
-    /// nothing elsewhere.
-    fn threat_rank(&self, p: usize, cell: S::Bits, theirs: S::Bits) -> u32 {
+    /// nothing elsewhere. `None` when the move leaves the opponent only
+    /// replies that lose at once.
+    fn threat_rank(&self, p: usize, cell: S::Bits, theirs: S::Bits) -> Option<u32> {
         let occupied = self.occupied | cell;
-        let threats = self.winning_cells(self.stones[p] | cell, occupied) & !theirs.shl(1);
+        let wins = self.winning_cells(self.stones[p] | cell, occupied);
+        let next = (occupied + self.shape.bottom()) & self.shape.board();
+        if Self::no_safe_reply(wins, next) {
+            return None;
+        }
+        let threats = wins & !theirs.shl(1);
         let soon = if 5 * self.plies as usize >= 2 * self.shape.cells() {
-            let next = (occupied + self.shape.bottom()) & self.shape.board();
             (threats & next.shl(1)).count()
         } else {
             0
         };
-        soon + 2 * threats.count()
+        Some(soon + 2 * threats.count())
+    }
+
+    /// Whether the side to move, facing the opponent's winning cells
+    /// `wins` with stones landing on `playable`, has only moves that let
+    /// the opponent win at once (the test of [`Game::non_losing_moves`]):
+    /// two wins to block, one with another right above it, or every
+    /// playable cell right under a win. A full board is a draw, not this.
+    fn no_safe_reply(wins: S::Bits, playable: S::Bits) -> bool {
+        let forced = playable & wins;
+        let possible = if forced.is_empty() {
+            playable
+        } else if forced.without_lowest().is_empty() {
+            forced
+        } else {
+            return true;
+        };
+        !playable.is_empty() && (possible & !wins.shr(1)).is_empty()
     }
 
     /// Cells where a stone would land now, one per non-full column.
@@ -608,15 +630,12 @@ impl<S: Shape> Game for Position<S> {
             return;
         }
         let theirs = self.winning_cells(self.stones[1 - self.side_index()], self.occupied);
-        let mut possible = self.playable();
-        let forced = possible & theirs;
-        if !forced.is_empty() {
-            if !forced.without_lowest().is_empty() {
-                return;
-            }
-            possible = forced;
+        let playable = self.playable();
+        if Self::no_safe_reply(theirs, playable) {
+            return;
         }
-        possible &= !theirs.shr(1);
+        let forced = playable & theirs;
+        let possible = if forced.is_empty() { playable } else { forced } & !theirs.shr(1);
         for &col in self.shape.centre_first() {
             if !(possible & self.shape.column(col as usize)).is_empty() {
                 moves.push(col);
@@ -625,13 +644,17 @@ impl<S: Shape> Game for Position<S> {
     }
 
     /// By the threats each move makes (`threat_rank`), centre columns first
-    /// among equals.
-    fn order_solver_moves(&self, moves: &mut [u8]) {
+    /// among equals; a move that leaves the opponent no safe reply is
+    /// named instead.
+    fn order_solver_moves(&self, moves: &mut [u8]) -> NextTurnWin<u8> {
         let me = self.side_index();
         let theirs = self.winning_cells(self.stones[1 - me], self.occupied);
         let mut ranks = [0u32; shape::MAX_COLUMNS];
         for (rank, &col) in ranks.iter_mut().zip(moves.iter()) {
-            *rank = self.threat_rank(me, self.landing_cell(col), theirs);
+            match self.threat_rank(me, self.landing_cell(col), theirs) {
+                Some(r) => *rank = r,
+                None => return NextTurnWin::By(col),
+            }
         }
         // Insertion sort, stable: a handful of moves.
         for i in 1..moves.len() {
@@ -645,6 +668,7 @@ impl<S: Shape> Game for Position<S> {
             ranks[j] = rank;
             moves[j] = col;
         }
+        NextTurnWin::Impossible
     }
 
     fn tactical_moves(&self, moves: &mut Vec<u8>) {

@@ -92,6 +92,20 @@ pub enum Ceiling {
     Loss(u32),
 }
 
+/// What ranking the solver's moves showed about a win on the side to
+/// move's next turn ([`Game::order_solver_moves`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NextTurnWin<M> {
+    /// After this move the opponent has no reply that stops a win on the
+    /// side to move's next move: a win three plies from here.
+    By(M),
+    /// No move does that: a win, if any, comes no sooner than the side to
+    /// move's third move from here.
+    Impossible,
+    /// The ranking did not look (the default).
+    Unknown,
+}
+
 /// What the game's wider threat search ([`Game::threat_verdict`]) found
 /// for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -530,8 +544,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Puts [`Game::non_losing_moves`]' moves in the order the solver
     /// tries them, best first, for a game whose ordering costs more than
     /// the list: the solver asks only at the nodes it searches, after its
-    /// table has had its say. The default leaves them as they are.
-    fn order_solver_moves(&self, _moves: &mut [Self::Move]) {}
+    /// table has had its say. It may also tell whether one of the moves
+    /// leaves the opponent no reply but ones that lose at once (the
+    /// solver then needs no search here, and without one it knows no win
+    /// comes before its third move). The default leaves the moves as they
+    /// are and does not look.
+    fn order_solver_moves(&self, _moves: &mut [Self::Move]) -> NextTurnWin<Self::Move> {
+        NextTurnWin::Unknown
+    }
 }
 
 /// The legal moves of `pos` after which the opponent has no winning move,

@@ -15,8 +15,11 @@
 //! reply is searched alone), and its score bounds from mate distance and
 //! the game's `plies_left_bound`: the side to move cannot win before its
 //! second move from here (its first would have been found one ply up), and
-//! cannot lose before the opponent's second. A table remembers a lower and
-//! an upper bound per position, and the move that proved the lower one.
+//! cannot lose before the opponent's second; and when the game's ranking
+//! of the moves (`order_solver_moves`) finds none that leaves the
+//! opponent only losing replies, it cannot win before its third. A table
+//! remembers a lower and an upper bound per position, and the move that
+//! proved the lower one.
 
 use std::sync::Arc;
 
@@ -26,7 +29,7 @@ pub use bounds::{BoundTable, Bounds, Learned, SharedBounds};
 
 use super::clock::Clock;
 use super::score::{self, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-use crate::game::{Ceiling, Game};
+use crate::game::{Ceiling, Game, NextTurnWin};
 
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_INTERVAL: u64 = 4096;
@@ -473,9 +476,45 @@ impl<G: Game, B: Bounds<G::Move>> Solver<G, B> {
                 }
             }
         }
+        match pos.order_solver_moves(&mut moves) {
+            NextTurnWin::By(mv) => {
+                // The win three plies away, the quickest left (none came
+                // at once): exact, and no child needs a search.
+                let score = MATE - (ply as i32 + 3);
+                if ply == 0 {
+                    self.root_move = Some(mv);
+                }
+                self.moves[ply] = moves;
+                let mv = Some(if mirrored { pos.mirror_move(mv) } else { mv });
+                self.table.store(
+                    key,
+                    ply,
+                    Learned {
+                        lower: score,
+                        upper: score,
+                        mv,
+                        nodes: 1,
+                    },
+                );
+                return score;
+            }
+            NextTurnWin::Impossible => {
+                // No win before the side to move's third move from here.
+                let latest = if left >= 5 {
+                    MATE - (ply as i32 + 5)
+                } else {
+                    0
+                };
+                upper = upper.min(latest);
+                if upper <= alpha || upper <= lower {
+                    self.moves[ply] = moves;
+                    return upper.max(lower);
+                }
+            }
+            NextTurnWin::Unknown => {}
+        }
         alpha = alpha.max(lower);
         beta = beta.min(upper);
-        pos.order_solver_moves(&mut moves);
         if let Some(mv) = tt_move
             && let Some(i) = moves.iter().position(|&m| m == mv)
         {

@@ -92,7 +92,7 @@ fn non_losing_moves_are_those_that_survive_a_trial() {
     walk(&mut play(""), 4, &mut positions);
     walk(&mut play("2252576253462244111563"), 4, &mut positions);
     walk(&mut play("7422341735647741166133"), 4, &mut positions);
-    let mut checked = 0;
+    let (mut checked, mut wins_next) = (0, 0);
     for pos in positions {
         if pos.winning_move().is_some() {
             continue;
@@ -101,11 +101,30 @@ fn non_losing_moves_are_those_that_survive_a_trial() {
         pos.non_losing_moves(&mut fast);
         let mut slow = Vec::new();
         crate::game::non_losing_moves_by_trial(&pos, &mut slow);
+        // The ranking names a move that leaves the opponent no safe reply
+        // exactly when there is one (the first in the list's order).
+        let mut ranked = fast.clone();
+        let quick = fast.iter().copied().find(|&col| {
+            let mut child = pos.clone();
+            child.make_move(col);
+            let mut replies = Vec::new();
+            child.non_losing_moves(&mut replies);
+            replies.is_empty() && child.outcome().is_none()
+        });
+        let expected = quick.map_or(NextTurnWin::Impossible, NextTurnWin::By);
+        assert_eq!(
+            pos.order_solver_moves(&mut ranked),
+            expected,
+            "{}",
+            pos.to_fen()
+        );
+        wins_next += usize::from(quick.is_some());
         fast.sort();
         assert_eq!(fast, slow, "{}", pos.to_fen());
         checked += 1;
     }
     assert!(checked > 3000);
+    assert!(wins_next > 100, "{wins_next}");
 }
 
 #[test]
@@ -113,13 +132,18 @@ fn non_losing_moves_come_centre_first_and_the_solver_ranks_threats_first() {
     let mut moves = Vec::new();
     play("").non_losing_moves(&mut moves);
     assert_eq!(moves, vec![3, 2, 4, 1, 5, 0, 6]);
-    // X on d1 and e1: c1 and f1 each make three in a row with two
-    // open ends; centre first among equals.
+    // X on d1 and e1: c1 makes three in a row with two open ends, which
+    // O cannot both block (f1 too; c1 is nearer the centre).
     moves.clear();
     let pos = play("4455");
     pos.non_losing_moves(&mut moves);
-    pos.order_solver_moves(&mut moves);
-    assert_eq!(moves[..2], [2, 5], "{moves:?}");
+    assert_eq!(pos.order_solver_moves(&mut moves), NextTurnWin::By(2));
+    // X on b1 and b2: b3 threatens b4, one threat O can block.
+    moves.clear();
+    let pos = play("2721");
+    pos.non_losing_moves(&mut moves);
+    assert_eq!(pos.order_solver_moves(&mut moves), NextTurnWin::Impossible);
+    assert_eq!(moves[0], 1, "{moves:?}");
     // O must block X's three in column 1, and only there.
     moves.clear();
     play("12121").non_losing_moves(&mut moves);
