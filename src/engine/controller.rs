@@ -390,6 +390,15 @@ impl Controller {
         summary.try_recv().ok()
     }
 
+    /// `limits` with the game's estimate of the moves left when the clock
+    /// gives none.
+    fn with_moves_to_go(&self, limits: &GoLimits) -> GoLimits {
+        GoLimits {
+            movestogo: limits.movestogo.or_else(|| self.session.moves_to_go()),
+            ..limits.clone()
+        }
+    }
+
     fn start_search(
         &mut self,
         limits: GoLimits,
@@ -399,7 +408,11 @@ impl Controller {
         self.stop();
         let stop = Arc::new(AtomicBool::new(false));
         self.stop = Arc::clone(&stop);
-        let mut planned = budget(&limits, self.session.side_to_move(), self.overhead_ms);
+        let mut planned = budget(
+            &self.with_moves_to_go(&limits),
+            self.session.side_to_move(),
+            self.overhead_ms,
+        );
         if let Some(started) = self.turn_started.take() {
             // Work done since the turn's clock started counts against it.
             planned = planned.after(started.elapsed());
@@ -481,7 +494,7 @@ impl Controller {
             ..limits
         };
         clock.start(budget(
-            &limits,
+            &self.with_moves_to_go(&limits),
             self.session.side_to_move(),
             self.overhead_ms,
         ));

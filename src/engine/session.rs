@@ -59,6 +59,12 @@ pub trait Session: Send {
     fn play_move(&mut self, mv: &str) -> Result<(), GameError>;
     fn fen(&self) -> String;
     fn side_to_move(&self) -> Player;
+    /// The game's estimate of the side to move's moves left, for a clock
+    /// that does not say ([`crate::game::Game::moves_to_go`]); none by
+    /// default.
+    fn moves_to_go(&self) -> Option<u32> {
+        None
+    }
     fn outcome(&self) -> Option<Outcome>;
     fn legal_moves(&self) -> Vec<String>;
     /// Empty cells the rules forbid to a player, whoever is to move
@@ -205,6 +211,10 @@ impl<G: Game> Session for GameSession<G> {
 
     fn side_to_move(&self) -> Player {
         self.position.side_to_move()
+    }
+
+    fn moves_to_go(&self) -> Option<u32> {
+        self.position.moves_to_go()
     }
 
     fn outcome(&self) -> Option<Outcome> {

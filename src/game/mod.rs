@@ -448,6 +448,14 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     // ---- hooks for exact solving (search::solver), with neutral defaults ----
 
+    /// The side to move's moves a game clock should be shared over, when
+    /// the clock does not say (no `movestogo`): how many more the game is
+    /// likely to need of it. `None` (the default) leaves it to the time
+    /// manager, which assumes 30.
+    fn moves_to_go(&self) -> Option<u32> {
+        None
+    }
+
     /// The most plies the game can still last from here, when the game
     /// knows a bound (a board that fills up). It bounds how late a win can
     /// come, and so the range of exact scores the solver narrows.

@@ -73,7 +73,8 @@ impl Budget {
     }
 }
 
-/// Moves assumed left in the game when the clock does not say.
+/// Moves assumed left in the game when neither the clock nor the game
+/// says (the controller fills `movestogo` from `Game::moves_to_go`).
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 
 /// The plan for the side `side` under `limits`, keeping `overhead_ms` for

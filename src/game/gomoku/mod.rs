@@ -793,6 +793,17 @@ impl Game for Gomoku {
     const HISTORY_SLOTS: usize = MAX_CELLS;
     const HASH_AFTER_IS_CHEAP: bool = true;
 
+    /// Games between strong engines end long before the board fills: 27
+    /// to 92 plies (median 41) in 20 Fastgame games on 20x20 against
+    /// Rapfi. So a clock is shared over 20 moves at the start, one fewer
+    /// every four stones, and never fewer than 8: most of a game's time
+    /// goes to the opening and the early middle game, where it is
+    /// decided, and what is left still covers a long one (each move also
+    /// keeps to half of what is left).
+    fn moves_to_go(&self) -> Option<u32> {
+        Some((20 - (self.stones / 4).min(12)) as u32)
+    }
+
     fn start(settings: &Settings) -> Result<Self, GameError> {
         let (width, height, rule) = variant(settings)?;
         Ok(Gomoku::empty(width, height, rule))

@@ -1436,3 +1436,20 @@ fn the_evaluation_averages_in_the_position_before_the_last_move() {
     passed.unmake_null_move();
     assert_eq!(passed.evaluate(), a.evaluate());
 }
+
+#[test]
+fn a_clock_is_shared_over_fewer_moves_as_the_board_fills() {
+    let mut pos = Gomoku::start(&Settings::default()).unwrap();
+    assert_eq!(pos.moves_to_go(), Some(20));
+    let mut seen = vec![20];
+    // Stones along the rows, far apart enough that nobody wins.
+    for i in 0..60 {
+        let (row, col) = (2 * (i / 7) % 15, (2 * (i % 7) + i / 7 % 2) % 15);
+        pos.make_move(cell(&pos, row, col));
+        assert!(pos.outcome().is_none(), "{}", pos.to_fen());
+        seen.push(pos.moves_to_go().unwrap());
+    }
+    assert!(seen.windows(2).all(|w| w[1] <= w[0] && w[0] - w[1] <= 1));
+    assert_eq!(seen[20], 15);
+    assert_eq!(*seen.last().unwrap(), 8, "never fewer than 8");
+}
