@@ -390,11 +390,14 @@ impl Controller {
         summary.try_recv().ok()
     }
 
-    /// `limits` with the game's estimate of the moves left when the clock
-    /// gives none.
+    /// `limits` with what the game knows of the moves left: its estimate
+    /// when the clock gives none, and the most there can be.
     fn with_moves_to_go(&self, limits: &GoLimits) -> GoLimits {
         GoLimits {
             movestogo: limits.movestogo.or_else(|| self.session.moves_to_go()),
+            most_moves_left: limits
+                .most_moves_left
+                .or_else(|| self.session.most_moves_left()),
             ..limits.clone()
         }
     }

@@ -65,6 +65,11 @@ pub trait Session: Send {
     fn moves_to_go(&self) -> Option<u32> {
         None
     }
+    /// The most moves the side to move can still have to make
+    /// ([`crate::game::Game::most_moves_left`]); none by default.
+    fn most_moves_left(&self) -> Option<u32> {
+        None
+    }
     fn outcome(&self) -> Option<Outcome>;
     fn legal_moves(&self) -> Vec<String>;
     /// Empty cells the rules forbid to a player, whoever is to move
@@ -215,6 +220,10 @@ impl<G: Game> Session for GameSession<G> {
 
     fn moves_to_go(&self) -> Option<u32> {
         self.position.moves_to_go()
+    }
+
+    fn most_moves_left(&self) -> Option<u32> {
+        self.position.most_moves_left()
     }
 
     fn outcome(&self) -> Option<Outcome> {

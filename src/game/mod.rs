@@ -456,6 +456,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// The most moves the side to move can still have to make, when the
+    /// game knows (a board that fills up): a game clock keeps a little
+    /// time back for each. The default takes half of
+    /// [`Game::plies_left_bound`], rounded up.
+    fn most_moves_left(&self) -> Option<u32> {
+        self.plies_left_bound().map(|plies| plies.div_ceil(2))
+    }
+
     /// The most plies the game can still last from here, when the game
     /// knows a bound (a board that fills up). It bounds how late a win can
     /// come, and so the range of exact scores the solver narrows.

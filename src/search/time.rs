@@ -20,6 +20,11 @@ pub struct GoLimits {
     pub inc: [u64; 2],
     /// Moves until the next time control, when the clock has one.
     pub movestogo: Option<u32>,
+    /// The most moves the side to move can still have to make (the board
+    /// fills up), when the game knows: a clock keeps
+    /// [`RESERVE_PER_MOVE_MS`] back for each, so that a game that goes on
+    /// to the end never loses on time.
+    pub most_moves_left: Option<u32>,
     /// A hard cap on this move whatever the clock says (Gomocup's
     /// `timeout_turn`); 0 means move at once.
     pub turn_limit: Option<u64>,
@@ -74,8 +79,20 @@ impl Budget {
 }
 
 /// Moves assumed left in the game when neither the clock nor the game
-/// says (the controller fills `movestogo` from `Game::moves_to_go`).
+/// says (the controller fills `movestogo` from `Game::moves_to_go`, and
+/// `most_moves_left` from `Game::most_moves_left`).
 const DEFAULT_MOVES_TO_GO: u64 = 30;
+
+/// Time a clock keeps back for each move the game may still need
+/// ([`GoLimits::most_moves_left`]): more than a move costs when the engine
+/// answers at once (a millisecond or two through the Gomocup managers'
+/// pipes). Without it, spending a share of what is left on every move
+/// runs the clock down to nothing in a long game: Ply lost a 205-ply game
+/// at 30 s / 180 s on time, its last 60 moves a millisecond or two each.
+/// The reserve is never capped: a share of what is left would again run
+/// out geometrically. A clock shorter than the reserve is played at once,
+/// move after move (4 s on an empty 20x20 board, 2.3 s on 15x15).
+pub const RESERVE_PER_MOVE_MS: u64 = 20;
 
 /// The plan for the side `side` under `limits`, keeping `overhead_ms` for
 /// the reply to travel.
@@ -116,7 +133,10 @@ fn planned_budget(limits: &GoLimits, side: Player, overhead_ms: u64) -> Budget {
         return Budget::default();
     };
     let inc = limits.inc[side.index()];
-    let available = remaining.saturating_sub(overhead_ms).max(1);
+    let reserve = limits
+        .most_moves_left
+        .map_or(0, |n| u64::from(n) * RESERVE_PER_MOVE_MS);
+    let available = remaining.saturating_sub(overhead_ms + reserve).max(1);
     let moves_to_go = limits
         .movestogo
         .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.clamp(1, 50)));
@@ -279,6 +299,52 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(ms(budget(&tiny, Player::P1, 30).hard), 1);
+    }
+
+    #[test]
+    fn a_game_that_fills_the_board_does_not_run_out_of_time() {
+        // 15x15 at 30 s / 180 s, played to the last cell, Gomoku's
+        // moves to go; every move takes its whole hard limit and 15 ms
+        // more to answer (more than the managers' pipes take).
+        for (clock, turn) in [(180_000, 30_000), (120_000, 5_000), (10_000, 1_000)] {
+            let mut left: u64 = clock;
+            for own in 0..113u32 {
+                let stones = 2 * own;
+                let limits = GoLimits {
+                    time: [Some(left), None],
+                    turn_limit: Some(turn),
+                    movestogo: Some(24 - (stones / 6).min(12)),
+                    most_moves_left: Some((225 - stones).div_ceil(2)),
+                    ..Default::default()
+                };
+                let b = budget(&limits, Player::P1, 30);
+                let spent = ms(b.hard) + 15;
+                assert!(
+                    spent < left,
+                    "move {own}: {spent} ms of {left} (clock {clock})"
+                );
+                left -= spent;
+            }
+            assert!(left >= 20, "{left} ms kept at the end (clock {clock})");
+        }
+    }
+
+    #[test]
+    fn the_reserve_keeps_time_for_every_move_left_but_never_half_the_clock() {
+        let plan = |time, most| {
+            let limits = GoLimits {
+                time: [Some(time), None],
+                movestogo: Some(10),
+                most_moves_left: most,
+                ..Default::default()
+            };
+            ms(budget(&limits, Player::P1, 0).soft)
+        };
+        // 100 moves left keep 2 s back: 10 s becomes 8 s to share.
+        assert_eq!(plan(10_000, None), 600);
+        assert_eq!(plan(10_000, Some(100)), 480);
+        // A clock shorter than the reserve answers at once.
+        assert_eq!(plan(1_000, Some(100)), 1);
     }
 
     #[test]

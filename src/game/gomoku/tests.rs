@@ -1440,8 +1440,7 @@ fn the_evaluation_averages_in_the_position_before_the_last_move() {
 #[test]
 fn a_clock_is_shared_over_fewer_moves_as_the_board_fills() {
     let mut pos = Gomoku::start(&Settings::default()).unwrap();
-    assert_eq!(pos.moves_to_go(), Some(20));
-    let mut seen = vec![20];
+    let mut seen = vec![pos.moves_to_go().unwrap()];
     // Stones along the rows, far apart enough that nobody wins.
     for i in 0..60 {
         let (row, col) = (2 * (i / 7) % 15, (2 * (i % 7) + i / 7 % 2) % 15);
@@ -1450,6 +1449,10 @@ fn a_clock_is_shared_over_fewer_moves_as_the_board_fills() {
         seen.push(pos.moves_to_go().unwrap());
     }
     assert!(seen.windows(2).all(|w| w[1] <= w[0] && w[0] - w[1] <= 1));
-    assert_eq!(seen[20], 15);
-    assert_eq!(*seen.last().unwrap(), 8, "never fewer than 8");
+    assert_eq!(seen[0], 24);
+    assert_eq!(seen[30], 19);
+    assert_eq!(*seen.last().unwrap(), 14);
+    assert_eq!(pos.most_moves_left(), Some((225 - 60) / 2 + 1));
+    let late = diagram(Rule::Freestyle, &[], Player::P1);
+    assert_eq!(late.most_moves_left(), Some(113));
 }
