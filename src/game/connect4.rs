@@ -612,6 +612,11 @@ impl<S: Shape> Game for Position<S> {
         Some(self.shape.cells() as u32 - self.plies)
     }
 
+    /// The side to move's share of the empty cells, rounded up.
+    fn most_moves_left(&self) -> Option<u32> {
+        Some((self.shape.cells() as u32 - self.plies).div_ceil(2))
+    }
+
     fn winning_move(&self) -> Option<u8> {
         if self.won {
             return None;

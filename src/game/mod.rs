@@ -446,7 +446,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         unreachable!("{} has no null move", Self::NAME)
     }
 
-    // ---- hooks for exact solving (search::solver), with neutral defaults ----
+    // ---- hooks for the time manager (search::time), with neutral defaults ----
 
     /// The side to move's moves a game clock should be shared over, when
     /// the clock does not say (no `movestogo`): how many more the game is
@@ -456,13 +456,16 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
-    /// The most moves the side to move can still have to make, when the
-    /// game knows (a board that fills up): a game clock keeps a little
-    /// time back for each. The default takes half of
-    /// [`Game::plies_left_bound`], rounded up.
+    /// The most moves the side to move can still have to make, for a game
+    /// whose board fills up: a game clock keeps a little time back for
+    /// each. `None` (the default) keeps nothing back: a loose bound, such
+    /// as Breakthrough's [`Game::plies_left_bound`], would hold back time
+    /// that is never needed.
     fn most_moves_left(&self) -> Option<u32> {
-        self.plies_left_bound().map(|plies| plies.div_ceil(2))
+        None
     }
+
+    // ---- hooks for exact solving (search::solver), with neutral defaults ----
 
     /// The most plies the game can still last from here, when the game
     /// knows a bound (a board that fills up). It bounds how late a win can

@@ -303,9 +303,10 @@ mod tests {
 
     #[test]
     fn a_game_that_fills_the_board_does_not_run_out_of_time() {
-        // 15x15 at 30 s / 180 s, played to the last cell, Gomoku's
-        // moves to go; every move takes its whole hard limit and 15 ms
-        // more to answer (more than the managers' pipes take).
+        // 15x15 played to the last cell, every move planned over the
+        // fewest moves to go Gomoku ever assumes (12) and taking its whole
+        // hard limit and 15 ms more to answer (more than the managers'
+        // pipes take).
         for (clock, turn) in [(180_000, 30_000), (120_000, 5_000), (10_000, 1_000)] {
             let mut left: u64 = clock;
             for own in 0..113u32 {
@@ -313,7 +314,7 @@ mod tests {
                 let limits = GoLimits {
                     time: [Some(left), None],
                     turn_limit: Some(turn),
-                    movestogo: Some(24 - (stones / 6).min(12)),
+                    movestogo: Some(12),
                     most_moves_left: Some((225 - stones).div_ceil(2)),
                     ..Default::default()
                 };
@@ -330,7 +331,7 @@ mod tests {
     }
 
     #[test]
-    fn the_reserve_keeps_time_for_every_move_left_but_never_half_the_clock() {
+    fn the_reserve_keeps_time_for_every_move_left() {
         let plan = |time, most| {
             let limits = GoLimits {
                 time: [Some(time), None],

@@ -610,3 +610,10 @@ fn threats_are_found() {
     assert_eq!(tactical, vec![3], "column 4 completes the row");
     assert_eq!(pos.move_score(3), 1000);
 }
+
+#[test]
+fn a_clock_keeps_time_for_the_side_to_moves_share_of_the_cells() {
+    assert_eq!(play("").most_moves_left(), Some(21));
+    assert_eq!(play("4").most_moves_left(), Some(21));
+    assert_eq!(play("44").most_moves_left(), Some(20));
+}
