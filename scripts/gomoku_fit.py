@@ -55,8 +55,9 @@ from gomoku_losses import games
 
 SIZE = 15
 # Pattern nibbles, as src/game/gomoku/patterns.rs numbers them.
-NONE, OPEN1, BLOCKED2, OPEN2, BLOCKED3, OPEN3, BLOCKED4, OPEN4, FIVE, OVERLINE = range(10)
-PATTERNS = 10
+(NONE, BLOCKED1, OPEN1, BLOCKED2, OPEN2, OPEN2A, OPEN2B, BLOCKED3, OPEN3, OPEN3S,
+ BLOCKED4, OPEN4, FIVE, OVERLINE) = range(14)
+PATTERNS = 14
 
 
 def square_to_xy(square):
@@ -212,17 +213,18 @@ def threat_of(ps):
     for p in ps:
         n[p] += 1
     fours = n[BLOCKED4] + n[OPEN4]
+    open_threes = n[OPEN3] + n[OPEN3S]
     if n[FIVE]:
         return "five"
     if n[OPEN4] or fours >= 2:
         return "open_four"
-    if fours == 1 and n[OPEN3]:
+    if fours == 1 and open_threes:
         return "four_three"
-    if n[OPEN3] >= 2:
+    if open_threes >= 2:
         return "double_three"
     if fours == 1:
         return "four"
-    if n[OPEN3] == 1:
+    if open_threes == 1:
         return "three"
     return "none"
 
@@ -233,7 +235,7 @@ TABLE_THREATS = ["three", "four", "double_three", "four_three", "open_four"]
 TABLE_SIZE = 1 << (2 * len(TABLE_THREATS))
 
 # A cell's class: its four line patterns as a multiset (which line makes
-# which does not matter), 715 of them, numbered as cell_classes.rs does.
+# which does not matter), 2380 of them, numbered as cell_classes.rs does.
 CLASSES = list(itertools.combinations_with_replacement(range(PATTERNS), 4))
 CLASS_INDEX = {c: i for i, c in enumerate(CLASSES)}
 
@@ -241,7 +243,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 CLASS_FILE = os.path.join(ROOT, "src/game/gomoku/cell_classes.rs")
 EVAL_FILE = os.path.join(ROOT, "src/game/gomoku/eval.rs")
 THREAT_FILE = os.path.join(ROOT, "src/game/gomoku/threat_values.rs")
-CLASS_TABLE = re.compile(r"(const CLASS_WEIGHT: \[i16; 715\] = \[\n)(.*?)(\n\];)", re.S)
+CLASS_TABLE = re.compile(r"(const CLASS_WEIGHT: \[i16; 2380\] = \[\n)(.*?)(\n\];)", re.S)
 THREAT_TABLE = re.compile(r"(const THREAT_VALUE: \[i16; 1024\] = \[\n)(.*?)(\n\];)", re.S)
 
 

@@ -636,7 +636,7 @@ impl Gomoku {
             .any(|&p| matches!(p, Pattern::Five | Pattern::Overline | Pattern::Open4))
             || patterns
                 .iter()
-                .filter(|&&p| matches!(p, Pattern::Open3 | Pattern::Blocked4))
+                .filter(|&&p| p.is_open_three() || p == Pattern::Blocked4)
                 .count()
                 >= 2;
         if !suspicious {
@@ -740,7 +740,7 @@ impl Gomoku {
         self.codes[i].iter().any(|&code| {
             matches!(
                 self.table.get(color, code),
-                Pattern::Blocked3 | Pattern::Open3
+                Pattern::Blocked3 | Pattern::Open3 | Pattern::Open3S
             )
         })
     }

@@ -10,21 +10,33 @@ use std::sync::OnceLock;
 use super::cell_classes::class_weight;
 use super::rules::{BLACK, EMPTY, Rule, WHITE};
 
-/// Pattern of one line through a cell, weakest first.
+/// Pattern of one line through a cell, weakest first. Twos and threes
+/// are told apart by how many ways they grow (as Rapfi's classical
+/// patterns are): a two that makes an open three on four cells is worth
+/// more than one that makes it on two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Pattern {
+    /// No five can be made along this line through the cell.
     None,
+    /// One stone that can become a blocked two.
+    Blocked1,
     /// One stone with room to grow on both sides.
     Open1,
     /// Two that can become a (blocked) three.
     Blocked2,
-    /// Two that can become an open three.
+    /// Two that can become an open three on one or two cells.
     Open2,
+    /// Two that can become an open three on three cells.
+    Open2A,
+    /// Two that can become an open three on four cells or more.
+    Open2B,
     /// Three that can become a blocked four.
     Blocked3,
-    /// Three that can become an open four.
+    /// Three that can become an open four on one cell.
     Open3,
+    /// Three that can become an open four on two cells or more.
+    Open3S,
     /// One move from five, in one way.
     Blocked4,
     /// One move from five in two ways: cannot be stopped by one move.
@@ -34,14 +46,25 @@ pub enum Pattern {
     Overline,
 }
 
+impl Pattern {
+    /// Whether the line is an open three, however many ways it opens.
+    pub fn is_open_three(self) -> bool {
+        matches!(self, Pattern::Open3 | Pattern::Open3S)
+    }
+}
+
 /// Every pattern, in order (the cell classes are multisets of them).
-pub(super) const ALL: [Pattern; 10] = [
+pub(super) const ALL: [Pattern; 14] = [
     Pattern::None,
+    Pattern::Blocked1,
     Pattern::Open1,
     Pattern::Blocked2,
     Pattern::Open2,
+    Pattern::Open2A,
+    Pattern::Open2B,
     Pattern::Blocked3,
     Pattern::Open3,
+    Pattern::Open3S,
     Pattern::Blocked4,
     Pattern::Open4,
     Pattern::Five,
@@ -108,8 +131,11 @@ impl Builder {
         if length >= 6 {
             return Pattern::Overline;
         }
+        // What each empty cell of the window would make with one more
+        // own stone: the line is named by the best of them, and by how
+        // many cells make it.
         let mut five_points = 0;
-        let mut best = Pattern::None;
+        let mut grown = [0u8; ALL.len()];
         for k in -4..=4isize {
             let i = (k + 4) as usize;
             if k == 0 || line[i] != EMPTY {
@@ -121,21 +147,36 @@ impl Builder {
                 five_points += 1;
                 continue;
             }
-            let grown = self.relative[(code | (u32::from(OWN) << (2 * slot(k)))) as usize];
-            let here = match grown {
-                Pattern::Open4 => Pattern::Open3,
-                Pattern::Blocked4 => Pattern::Blocked3,
-                Pattern::Open3 => Pattern::Open2,
-                Pattern::Blocked3 => Pattern::Blocked2,
-                Pattern::Open2 => Pattern::Open1,
-                _ => Pattern::None,
-            };
-            best = best.max(here);
+            let pattern = self.relative[(code | (u32::from(OWN) << (2 * slot(k)))) as usize];
+            grown[pattern as usize] += 1;
         }
-        match five_points {
-            0 => best,
-            1 => Pattern::Blocked4,
-            _ => Pattern::Open4,
+        let n = |p: Pattern| grown[p as usize];
+        let open_threes = n(Pattern::Open3) + n(Pattern::Open3S);
+        let open_twos = n(Pattern::Open2) + n(Pattern::Open2A) + n(Pattern::Open2B);
+        if five_points >= 2 {
+            Pattern::Open4
+        } else if five_points == 1 {
+            Pattern::Blocked4
+        } else if n(Pattern::Open4) >= 2 {
+            Pattern::Open3S
+        } else if n(Pattern::Open4) == 1 {
+            Pattern::Open3
+        } else if n(Pattern::Blocked4) > 0 {
+            Pattern::Blocked3
+        } else if open_threes >= 4 {
+            Pattern::Open2B
+        } else if open_threes == 3 {
+            Pattern::Open2A
+        } else if open_threes > 0 {
+            Pattern::Open2
+        } else if n(Pattern::Blocked3) > 0 {
+            Pattern::Blocked2
+        } else if open_twos > 0 {
+            Pattern::Open1
+        } else if n(Pattern::Blocked2) > 0 {
+            Pattern::Blocked1
+        } else {
+            Pattern::None
         }
     }
 
@@ -316,7 +357,7 @@ pub fn looks_forbidden(patterns: [Pattern; 4]) -> bool {
     n(Pattern::Five) == 0
         && (n(Pattern::Overline) > 0
             || n(Pattern::Blocked4) + n(Pattern::Open4) >= 2
-            || n(Pattern::Open3) >= 2)
+            || n(Pattern::Open3) + n(Pattern::Open3S) >= 2)
 }
 
 /// Combined threat and evaluation weight of the four patterns of a cell.
@@ -327,17 +368,18 @@ pub fn combine(patterns: [Pattern; 4]) -> (Threat, i32) {
     }
     let n = |p: Pattern| count[p as usize];
     let fours = n(Pattern::Blocked4) + n(Pattern::Open4);
+    let open_threes = n(Pattern::Open3) + n(Pattern::Open3S);
     let threat = if n(Pattern::Five) > 0 {
         Threat::Five
     } else if n(Pattern::Open4) > 0 || fours >= 2 {
         Threat::OpenFour
-    } else if fours == 1 && n(Pattern::Open3) > 0 {
+    } else if fours == 1 && open_threes > 0 {
         Threat::FourThree
-    } else if n(Pattern::Open3) >= 2 {
+    } else if open_threes >= 2 {
         Threat::DoubleThree
     } else if fours == 1 {
         Threat::Four
-    } else if n(Pattern::Open3) == 1 {
+    } else if open_threes == 1 {
         Threat::Three
     } else {
         Threat::None
@@ -386,15 +428,23 @@ mod tests {
         assert_eq!(black("...x_xx.."), Pattern::Open4);
         assert_eq!(black("..ox_xx.."), Pattern::Blocked4);
         assert_eq!(black("..x._xx.."), Pattern::Blocked4);
-        assert_eq!(black("...x_x..."), Pattern::Open3);
+        assert_eq!(black("...x_x..."), Pattern::Open3S, "opens on both ends");
+        assert_eq!(black("..x._x..."), Pattern::Open3, "opens only in the gap");
         assert_eq!(black("..ox_x..."), Pattern::Blocked3);
-        assert_eq!(black("...x_...."), Pattern::Open2);
+        assert_eq!(
+            black("...x_...."),
+            Pattern::Open2B,
+            "four cells make an open three"
+        );
+        assert_eq!(black("..x._...."), Pattern::Open2A, "three cells do");
+        assert_eq!(black(".x.._...."), Pattern::Open2, "two cells do");
         assert_eq!(black("...._...."), Pattern::Open1);
         assert_eq!(
             black("...#_...."),
-            Pattern::None,
-            "walled in on one side, too little room"
+            Pattern::Blocked1,
+            "walled in on one side: room for one five only"
         );
+        assert_eq!(black("...#_..o."), Pattern::None, "no room for five");
         assert_eq!(black("..o._o..."), Pattern::None);
         // The same line seen by white is the colour-swapped line.
         assert_eq!(table.get(WHITE, code("..oo_oo..")), Pattern::Five);

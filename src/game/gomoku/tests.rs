@@ -1156,7 +1156,7 @@ fn defences_by_scan(pos: &Gomoku, me: u8) -> Option<Vec<u16>> {
                 || pos.dirs.iter().enumerate().any(|(d, &dir)| {
                     matches!(
                         pos.table.get(them, pos.codes[i][d]),
-                        Pattern::Open3 | Pattern::Blocked4 | Pattern::Open4
+                        Pattern::Open3 | Pattern::Open3S | Pattern::Blocked4 | Pattern::Open4
                     ) && (-4..=4isize).any(|k| k != 0 && (i as isize + k * dir) as usize == j)
                 })
         })
@@ -1305,7 +1305,7 @@ fn the_defence_against_fours_holds_in_random_games() {
 
 /// `cell_patterns`, what the evaluation fit reads: an open three's two
 /// extension cells show an open four for its owner only, in one line; a
-/// far cell shows nothing; occupied cells are not listed.
+/// far corner shows only blocked ones; occupied cells are not listed.
 #[test]
 fn cell_patterns_show_what_a_stone_would_make() {
     let pos = diagram(
@@ -1330,7 +1330,14 @@ fn cell_patterns_show_what_a_stone_would_make() {
         );
         assert!(!white.contains(&open4), "col {col}");
     }
-    assert_eq!(at(0, 14), ([0; 4], [0; 4]));
+    // The far corner: room for a five only one way along its three
+    // lines, none along the fourth, and the same for both colours.
+    let blocked1 = Pattern::Blocked1 as u16;
+    let (black, white) = at(0, 14);
+    assert_eq!(black, white);
+    let mut sorted = black;
+    sorted.sort_unstable();
+    assert_eq!(sorted, [0, blocked1, blocked1, blocked1]);
     assert!(cells.iter().all(|c| pos.stone(c.0, c.1).is_none()));
 }
 

@@ -522,7 +522,7 @@ impl Gomoku {
             mark(i);
             for (d, &dir) in self.dirs.iter().enumerate() {
                 let p = self.table.get(them, self.codes[i][d]);
-                if !matches!(p, Pattern::Open3 | Pattern::Blocked4 | Pattern::Open4) {
+                if !(p.is_open_three() || matches!(p, Pattern::Blocked4 | Pattern::Open4)) {
                     continue;
                 }
                 for k in (-4..=4isize).filter(|&k| k != 0) {
