@@ -738,10 +738,8 @@ impl Gomoku {
     /// in some direction: a new four for it to make.
     fn makes_three(&self, color: u8, i: usize) -> bool {
         self.codes[i].iter().any(|&code| {
-            matches!(
-                self.table.get(color, code),
-                Pattern::Blocked3 | Pattern::Open3 | Pattern::Open3S
-            )
+            let p = self.table.get(color, code);
+            p == Pattern::Blocked3 || p.is_open_three()
         })
     }
 

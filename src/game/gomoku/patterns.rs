@@ -357,7 +357,7 @@ pub fn looks_forbidden(patterns: [Pattern; 4]) -> bool {
     n(Pattern::Five) == 0
         && (n(Pattern::Overline) > 0
             || n(Pattern::Blocked4) + n(Pattern::Open4) >= 2
-            || n(Pattern::Open3) + n(Pattern::Open3S) >= 2)
+            || patterns.iter().filter(|p| p.is_open_three()).count() >= 2)
 }
 
 /// Combined threat and evaluation weight of the four patterns of a cell.
@@ -368,7 +368,7 @@ pub fn combine(patterns: [Pattern; 4]) -> (Threat, i32) {
     }
     let n = |p: Pattern| count[p as usize];
     let fours = n(Pattern::Blocked4) + n(Pattern::Open4);
-    let open_threes = n(Pattern::Open3) + n(Pattern::Open3S);
+    let open_threes = patterns.iter().filter(|p| p.is_open_three()).count();
     let threat = if n(Pattern::Five) > 0 {
         Threat::Five
     } else if n(Pattern::Open4) > 0 || fours >= 2 {

@@ -1154,10 +1154,9 @@ fn defences_by_scan(pos: &Gomoku, me: u8) -> Option<Vec<u16>> {
         threats.iter().any(|&i| {
             j == i
                 || pos.dirs.iter().enumerate().any(|(d, &dir)| {
-                    matches!(
-                        pos.table.get(them, pos.codes[i][d]),
-                        Pattern::Open3 | Pattern::Open3S | Pattern::Blocked4 | Pattern::Open4
-                    ) && (-4..=4isize).any(|k| k != 0 && (i as isize + k * dir) as usize == j)
+                    let p = pos.table.get(them, pos.codes[i][d]);
+                    (p.is_open_three() || matches!(p, Pattern::Blocked4 | Pattern::Open4))
+                        && (-4..=4isize).any(|k| k != 0 && (i as isize + k * dir) as usize == j)
                 })
         })
     };
