@@ -101,10 +101,12 @@ def parse_eval(text):
 
 
 class Brain:
-    """A Piskvork brain scoring positions, restarted when it hangs."""
+    """A Piskvork brain scoring positions, restarted when it hangs: `ms`
+    a position, or with `nodes` that many nodes (Yixin's `MAX_NODE`, which
+    Rapfi honours: the same answer whatever the machine's load)."""
 
-    def __init__(self, path, ms):
-        self.path, self.ms = path, ms
+    def __init__(self, path, ms, nodes=None):
+        self.path, self.ms, self.nodes = path, ms, nodes
         self.start()
 
     def start(self):
@@ -117,6 +119,8 @@ class Brain:
             sys.exit("the brain did not answer START")
         self.send(f"INFO timeout_turn {self.ms}")
         self.send("INFO timeout_match 100000000")
+        if self.nodes:
+            self.send(f"INFO MAX_NODE {self.nodes}")
 
     def send(self, line):
         self.proc.stdin.write((line + "\n").encode())
@@ -154,6 +158,11 @@ class Brain:
     def score(self, moves):
         """The brain's eval of the position, or None if it gave none in
         time (then it is restarted)."""
+        return self.search(moves)[0]
+
+    def search(self, moves):
+        """The brain's eval of the position and its move (`x,y`), or None
+        for what it did not give in time (then it is restarted)."""
         self.ready()
         self.send("BOARD")
         # BOARD's third field: 1 the brain's own stone (the side to move).
@@ -169,13 +178,13 @@ class Brain:
                 self.proc.kill()
                 self.proc.wait()
                 self.start()
-                return None
+                return None, None
             if reply.startswith("MESSAGE"):
                 v = parse_eval(reply)
                 if v is not None:
                     value = v
             elif re.match(r"^\d+,\d+$", reply):
-                return value
+                return value, reply
 
 
 def cmd_label(args):

@@ -241,7 +241,7 @@ const fn multisets(n: usize, k: usize) -> usize {
 }
 
 /// The rank of the tuple, sorted, among all sorted tuples of four.
-fn class_index(mut patterns: [usize; 4]) -> usize {
+pub(super) fn class_index(mut patterns: [usize; 4]) -> usize {
     patterns.sort_unstable();
     let mut index = 0;
     let mut low = 0;

@@ -11,6 +11,7 @@ mod cell_classes;
 mod defence;
 mod eval;
 pub mod openings;
+mod order_values;
 mod patterns;
 mod rules;
 mod threat_values;
@@ -1003,19 +1004,12 @@ impl Game for Gomoku {
         );
     }
 
+    /// The fitted ordering values (order_values.rs) of our stone and of
+    /// taking the cell from the opponent.
     fn move_score(&self, mv: u16) -> i32 {
-        // Attack counts double the same defence; winning and must-block
-        // moves come first.
-        const ATTACK: [i32; THREATS] = [0, 300, 400, 2_000, 5_000, 20_000, 1_000_000];
-        const DEFEND: [i32; THREATS] = [0, 150, 200, 1_000, 2_500, 10_000, 500_000];
         let i = mv as usize;
         let me = (color_of(self.side) - 1) as usize;
-        let mine = self.info[me][i];
-        let theirs = self.info[1 - me][i];
-        ATTACK[mine.threat as usize]
-            + DEFEND[theirs.threat as usize]
-            + 2 * i32::from(mine.weight)
-            + i32::from(theirs.weight)
+        i32::from(self.info[me][i].attack) + i32::from(self.info[1 - me][i].defend)
     }
 
     fn history_slot(&self, mv: u16) -> usize {

@@ -8,6 +8,7 @@
 use std::sync::OnceLock;
 
 use super::cell_classes::class_weight;
+use super::order_values::order_values;
 use super::rules::{BLACK, EMPTY, Rule, WHITE};
 
 /// Pattern of one line through a cell, weakest first. Twos and threes
@@ -307,6 +308,11 @@ pub const THREAT_SLOTS: usize = THREATS.next_power_of_two();
 pub struct CellInfo {
     pub threat: u8,
     pub weight: i16,
+    /// The move ordering's value of our stone here (`order_values`).
+    pub attack: i16,
+    /// The move ordering's value of the other colour's stone here: of
+    /// taking the cell from us.
+    pub defend: i16,
 }
 
 /// Four patterns in one word, four bits per direction (direction d in
@@ -328,14 +334,17 @@ fn cell_infos(forbidden: bool) -> Box<[CellInfo; 1 << 16]> {
     for (packed, info) in infos.iter_mut().enumerate() {
         let patterns =
             [0, 1, 2, 3].map(|d| *ALL.get((packed >> (4 * d)) & 15).unwrap_or(&Pattern::None));
-        let (threat, weight) = if forbidden && looks_forbidden(patterns) {
-            (Threat::None, 0)
+        *info = if forbidden && looks_forbidden(patterns) {
+            CellInfo::default()
         } else {
-            combine(patterns)
-        };
-        *info = CellInfo {
-            threat: threat as u8,
-            weight: weight as i16,
+            let (threat, weight) = combine(patterns);
+            let (attack, defend) = order_values(patterns);
+            CellInfo {
+                threat: threat as u8,
+                weight: weight as i16,
+                attack,
+                defend,
+            }
         };
     }
     infos
@@ -490,11 +499,14 @@ mod tests {
         assert_eq!(combine([Open2, Open2, Open1, None]).0, Threat::None);
         let mixed = [Open3, Blocked4, None, Open1];
         let (threat, weight) = combine(mixed);
+        let (attack, defend) = order_values(mixed);
         assert_eq!(
             cell_info(mixed),
             CellInfo {
                 threat: threat as u8,
-                weight: weight as i16
+                weight: weight as i16,
+                attack,
+                defend,
             }
         );
     }

@@ -122,8 +122,8 @@ fn renju_forbidden_cells_are_no_threat_of_blacks() {
     ] {
         let i = cell(&diagram(Rule::Renju, rows, Player::P1), 5, 5) as usize;
         let renju = diagram(Rule::Renju, rows, Player::P1);
-        assert_eq!(renju.info[0][i].threat, Threat::None as u8);
-        assert_eq!(renju.info[0][i].weight, 0);
+        // Nor an ordering value, for black's stone or for taking the cell.
+        assert_eq!(renju.info[0][i], CellInfo::default());
         let free = diagram(Rule::Freestyle, rows, Player::P1);
         assert_eq!(free.info[0][i].threat, freestyle as u8);
         // White's same shape counts in renju too.
@@ -291,6 +291,45 @@ fn seek_the_must_win_then_block() {
     let mut moves = Vec::new();
     pos.search_moves(&mut moves);
     assert_eq!(moves, vec![cell(&pos, 5, 5)]);
+}
+
+/// The listed move the ordering scores highest.
+fn best_ordered(pos: &Gomoku) -> u16 {
+    let mut moves = Vec::new();
+    pos.search_moves(&mut moves);
+    *moves.iter().max_by_key(|&&mv| pos.move_score(mv)).unwrap()
+}
+
+#[test]
+fn ordering_puts_the_open_four_first() {
+    // Black's open three on row 7 (g8 h8 i8), white's stones loose
+    // around it: making the open four (f8 or j8) comes first, for black to
+    // play; for white, stopping it at one of those cells.
+    let rows = [
+        "",
+        "",
+        "",
+        "",
+        "",
+        "....o",
+        ".........o",
+        "......xxx",
+        "",
+        "....o.o",
+    ];
+    let fours = [
+        cell(&diagram(Rule::Freestyle, &rows, Player::P1), 7, 5),
+        cell(&diagram(Rule::Freestyle, &rows, Player::P1), 7, 9),
+    ];
+    for side in [Player::P1, Player::P2] {
+        let pos = diagram(Rule::Freestyle, &rows, side);
+        let best = best_ordered(&pos);
+        assert!(
+            fours.contains(&best),
+            "{side:?} orders {} first",
+            pos.move_to_string(best)
+        );
+    }
 }
 
 #[test]
