@@ -10,7 +10,8 @@ Three steps, each reading the previous one's file:
   label ENGINE < pos.txt > lab.txt
                                  each position scored by a Piskvork brain
                                  (its MESSAGE line's eval, side to move's
-                                 view) at a fixed time per position
+                                 view) at a fixed time per position,
+                                 or with --nodes N at N nodes
   fit lab.txt [--write]          the evaluation's class weights and threat
                                  table chosen to minimise the squared
                                  error between sigmoid(ply_eval / K) and
@@ -19,7 +20,9 @@ Three steps, each reading the previous one's file:
 
 data/gomoku-labels.txt.gz keeps labelled positions for the fits to come
 (from 150 ms and 1 s games against PentaZen and fixed-node self-play,
-scored by Rapfi's classical engine at 100 ms): a fit adds its own to them.
+scored by Rapfi's classical engine at 100 ms; then from fixed-node games
+of Ply against Rapfi, scored by Rapfi at 70 000 nodes): a fit adds its own
+to them.
 
 The features come from `cargo run --release --example gomoku_cells`: for
 every empty cell, both colours' four line patterns. The model is the one
@@ -188,7 +191,7 @@ class Brain:
 
 
 def cmd_label(args):
-    brain = Brain(args.engine, args.ms)
+    brain = Brain(args.engine, args.ms, nodes=args.nodes)
     for line in sys.stdin:
         moves = line.split()
         if not moves:
@@ -409,6 +412,8 @@ def main():
     p = sub.add_parser("label")
     p.add_argument("engine")
     p.add_argument("--ms", type=int, default=100, help="time per position")
+    p.add_argument("--nodes", type=int,
+                   help="nodes per position instead (Rapfi's MAX_NODE: load-independent)")
     p.set_defaults(run=cmd_label)
     p = sub.add_parser("fit")
     p.add_argument("labels")
