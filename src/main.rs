@@ -164,9 +164,10 @@ enum Command {
     /// overhead_us_median.
     #[command(group(ArgGroup::new("limit").required(true).args(["tc", "movetime", "depth", "nodes"])))]
     Match {
-        /// An engine: "cmd=PATH [ARGS],proto=ugi|piskvork[,name=NAME][,option.K=V]"
+        /// An engine: "cmd=PATH [ARGS],proto=ugi|piskvork[,name=NAME][,nodes=N][,option.K=V]"
         /// or "builtin=random|greedy|mcts[,name=NAME]". Two make a match, more a
-        /// round robin; the first engine's view is reported.
+        /// round robin; the first engine's view is reported. `nodes=N` gives
+        /// an engine its own budget in a --nodes match (node odds).
         #[arg(long = "engine", required = true, value_name = "SPEC")]
         engines: Vec<String>,
         /// Games per pairing (each opening is played twice, colours swapped);

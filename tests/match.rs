@@ -43,6 +43,8 @@ for line in sys.stdin:
     elif w[0] == 'position':
         moves = w[w.index('moves') + 1:] if 'moves' in w else []
     elif w[0] == 'go':
+        if mode == 'log':
+            open(sys.argv[3], 'a').write(line)
         mine += 1
         heights = [0] * 8
         for m in moves:
@@ -713,6 +715,89 @@ fn a_turn_limit_is_sent_and_enforced_apart_from_the_clock() {
     let out = play("0", "1000");
     assert_eq!(num(&out, "opponent_time_losses"), 0.0, "{out}");
     assert_eq!(num(&out, "opponent_crashes"), 0.0, "{out}");
+}
+
+#[test]
+fn an_engine_with_a_node_budget_of_its_own_plays_under_it() {
+    let dir = scratch("node-odds");
+    // A UGI engine that logs its `go` commands, given 77 nodes a move in a
+    // match of 300.
+    let go_log = dir.join("go.txt");
+    let ugi = fake_engine(&dir, &format!("log 0 {},nodes=77", go_log.display()));
+    // A Piskvork brain that logs its INFO lines, given 120.
+    let script = dir.join("brain.py");
+    std::fs::write(&script, SLOW_BRAIN).unwrap();
+    let info_log = dir.join("info.txt");
+    let brain = format!(
+        "cmd=python3 {} {} 0,proto=piskvork,name=brain,nodes=120",
+        script.display(),
+        info_log.display()
+    );
+    let pgn = dir.join("games.pgn");
+    let play = |game: &str, engine: &str| {
+        run_match(&[
+            "--game",
+            game,
+            "--engine",
+            engine,
+            "--engine",
+            "builtin=greedy",
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ])
+    };
+    play("connect4", &ugi);
+    let go = std::fs::read_to_string(&go_log).unwrap();
+    assert!(go.lines().count() >= 2, "{go}");
+    assert!(go.lines().all(|l| l.trim() == "go nodes 77"), "{go}");
+    let records = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        records.contains("[TimeControl \"nodes 300 (fake 77)\"]"),
+        "{records}"
+    );
+    play("gomoku", &brain);
+    let info = std::fs::read_to_string(&info_log).unwrap();
+    assert!(info.lines().any(|l| l == "INFO max_node 120"), "{info}");
+    assert!(!info.contains("max_node 300"), "{info}");
+}
+
+#[test]
+fn a_node_budget_of_its_own_is_refused_outside_a_node_match() {
+    for (limit, value) in [("--depth", "2"), ("--movetime", "50")] {
+        ply()
+            .args(["match", "--game", "connect4", "--games", "2", limit, value])
+            .args(["--engine", "builtin=random"])
+            .args([
+                "--engine",
+                &format!("cmd={} --game connect4,nodes=1000", ply_path()),
+            ])
+            .assert()
+            .failure()
+            .stderr(
+                predicate::str::contains("nodes= sets its budget in a --nodes match")
+                    .and(predicate::str::contains("panicked").not()),
+            );
+    }
+    // A builtin has no node budget to set.
+    ply()
+        .args([
+            "match", "--game", "connect4", "--games", "2", "--nodes", "100",
+        ])
+        .args([
+            "--engine",
+            "builtin=random,nodes=10",
+            "--engine",
+            "builtin=greedy",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "a builtin takes no proto, options or nodes",
+        ));
 }
 
 #[test]

@@ -24,6 +24,15 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
+    /// The limit one engine plays under: its own node budget (`nodes=`
+    /// in its spec) in place of the match's in a `--nodes` match.
+    pub fn for_engine(self, nodes: Option<u64>) -> TimeControl {
+        match (self, nodes) {
+            (TimeControl::Nodes(_), Some(n)) => TimeControl::Nodes(n),
+            (tc, _) => tc,
+        }
+    }
+
     /// `SECONDS[/TURN][+INC]`, all in seconds (fractions allowed): the
     /// game's time per player, the most one move may take (Gomocup's
     /// `timeout_turn`; without it, the clock is the only limit) and the

@@ -135,14 +135,17 @@ fn make_player(ctx: &MatchContext, spec: &EngineSpec) -> Result<Box<dyn Player>,
             argv,
             proto: Proto::Ugi,
             options,
-        } => Box::new(ugi::UgiPlayer::new(argv.clone(), options.clone())),
+            nodes,
+        } => Box::new(ugi::UgiPlayer::new(argv.clone(), options.clone(), *nodes)),
         EngineKind::External {
             argv,
             proto: Proto::Piskvork,
             options,
+            nodes,
         } => Box::new(piskvork::PiskvorkPlayer::new(
             argv.clone(),
             options.clone(),
+            *nodes,
             ctx.board,
             ctx.settings.rule.as_deref(),
         )),
@@ -212,6 +215,7 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
     let description = registry::describe(game).map_err(anyhow::Error::msg)?;
     check_protocols(&specs, game, description)?;
     check_turn_limit(&specs, options.tc)?;
+    check_node_budgets(&specs, options.tc)?;
     if options.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -247,7 +251,7 @@ pub fn run(options: &MatchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
     let total = jobs.len();
     let pool = spawn_workers(&ctx, jobs, options.concurrency);
 
-    let tc_text = options.tc.describe();
+    let tc_text = describe_limits(&ctx.specs, options.tc);
     let mut recorder = Recorder {
         per_pairing: vec![PairingStats::default(); pairings.len()],
         pairings: &pairings,
@@ -368,6 +372,42 @@ fn check_turn_limit(specs: &[EngineSpec], tc: TimeControl) -> anyhow::Result<()>
         }
     }
     Ok(())
+}
+
+/// A node budget of an engine's own (`nodes=`) replaces the match's in a
+/// `--nodes` match; under any other limit it would be ignored, so such a
+/// match is refused.
+fn check_node_budgets(specs: &[EngineSpec], tc: TimeControl) -> anyhow::Result<()> {
+    if matches!(tc, TimeControl::Nodes(_)) {
+        return Ok(());
+    }
+    for s in specs {
+        if let EngineKind::External { nodes: Some(_), .. } = s.kind {
+            bail!(
+                "engine '{}': nodes= sets its budget in a --nodes match, not under {}",
+                s.name,
+                tc.describe()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The match's limit as records and the summary state it: with each
+/// engine's own node budget, if any.
+fn describe_limits(specs: &[EngineSpec], tc: TimeControl) -> String {
+    let own: Vec<String> = specs
+        .iter()
+        .filter_map(|s| match s.kind {
+            EngineKind::External { nodes: Some(n), .. } => Some(format!("{} {n}", s.name)),
+            _ => None,
+        })
+        .collect();
+    if own.is_empty() {
+        tc.describe()
+    } else {
+        format!("{} ({})", tc.describe(), own.join(", "))
+    }
 }
 
 /// The openings to play, with what records need to know of them.

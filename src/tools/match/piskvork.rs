@@ -47,6 +47,8 @@ pub fn stones_of_fen(fen: &str) -> Vec<(usize, usize, bool)> {
 pub struct PiskvorkPlayer {
     argv: Vec<String>,
     options: Vec<(String, String)>,
+    /// Its own node budget in a `--nodes` match.
+    nodes: Option<u64>,
     width: usize,
     height: usize,
     rule: u32,
@@ -59,12 +61,14 @@ impl PiskvorkPlayer {
     pub fn new(
         argv: Vec<String>,
         options: Vec<(String, String)>,
+        nodes: Option<u64>,
         (width, height): (usize, usize),
         rule: Option<&str>,
     ) -> PiskvorkPlayer {
         PiskvorkPlayer {
             argv,
             options,
+            nodes,
             width,
             height,
             rule: rule_mask(rule),
@@ -156,7 +160,7 @@ impl Player for PiskvorkPlayer {
         }
         let c = turn.clocks;
         let side = turn.session.side_to_move();
-        match c.tc {
+        match c.tc.for_engine(self.nodes) {
             TimeControl::Clock { base_ms, .. } => {
                 self.send(&format!("INFO timeout_match {base_ms}"))?;
                 self.send(&format!(

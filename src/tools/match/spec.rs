@@ -27,6 +27,9 @@ pub enum EngineKind {
         /// `option.K=V`: sent as `setoption name K value V` (UGI) or
         /// `INFO K V` (Piskvork).
         options: Vec<(String, String)>,
+        /// `nodes=N`: this engine's node budget a move in a `--nodes`
+        /// match, in place of the match's (node-odds matches).
+        nodes: Option<u64>,
     },
     Builtin(Builtin),
 }
@@ -37,7 +40,7 @@ pub struct EngineSpec {
     pub kind: EngineKind,
 }
 
-const KEYS: &[&str] = &["cmd", "proto", "name", "builtin"];
+const KEYS: &[&str] = &["cmd", "proto", "name", "builtin", "nodes"];
 
 fn is_key(field: &str) -> bool {
     match field.split_once('=') {
@@ -49,7 +52,7 @@ fn is_key(field: &str) -> bool {
     }
 }
 
-/// Parses `cmd=PATH [ARGS],proto=ugi|piskvork[,name=NAME][,option.K=V]`
+/// Parses `cmd=PATH [ARGS],proto=ugi|piskvork[,name=NAME][,nodes=N][,option.K=V]`
 /// or `builtin=random|greedy|mcts[,name=NAME]`. A comma inside the command is
 /// kept when what follows it is not a known key.
 pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
@@ -64,12 +67,12 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
             _ => fields.push(part.to_string()),
         }
     }
-    let (mut cmd, mut proto, mut name, mut builtin) = (None, None, None, None);
+    let (mut cmd, mut proto, mut name, mut builtin, mut nodes) = (None, None, None, None, None);
     let mut options = Vec::new();
     for field in &fields {
         let Some((key, value)) = field.split_once('=') else {
             return Err(bad(format!(
-                "'{field}' is not KEY=VALUE (keys: cmd, proto, name, builtin, option.K)"
+                "'{field}' is not KEY=VALUE (keys: cmd, proto, name, builtin, nodes, option.K)"
             )));
         };
         let (key, value) = (key.trim(), value.trim());
@@ -83,6 +86,14 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
                 })
             }
             "name" if !value.is_empty() => name = Some(value.to_string()),
+            "nodes" => match value.parse::<u64>() {
+                Ok(n) if n > 0 => nodes = Some(n),
+                _ => {
+                    return Err(bad(format!(
+                        "nodes must be a positive whole number, not '{value}'"
+                    )));
+                }
+            },
             "builtin" => {
                 builtin = Some(match value.to_ascii_lowercase().as_str() {
                     "random" => Builtin::Random,
@@ -105,8 +116,8 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
         (Some(_), Some(_)) => Err(bad("give either cmd= or builtin=, not both".into())),
         (None, None) => Err(bad("needs cmd=... or builtin=random|greedy|mcts".into())),
         (None, Some(b)) => {
-            if proto.is_some() || !options.is_empty() {
-                return Err(bad("a builtin takes no proto or options".into()));
+            if proto.is_some() || !options.is_empty() || nodes.is_some() {
+                return Err(bad("a builtin takes no proto, options or nodes".into()));
             }
             let default = match b {
                 Builtin::Random => "random",
@@ -133,6 +144,7 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
                     argv,
                     proto: proto.unwrap_or(Proto::Ugi),
                     options,
+                    nodes,
                 },
             })
         }
@@ -221,8 +233,18 @@ mod tests {
                 ],
                 proto: Proto::Ugi,
                 options: vec![("Hash".into(), "32".into())],
+                nodes: None,
             }
         );
+        // A node budget of its own, for node-odds matches.
+        let e = parse_engine("cmd=pbrain-rapfi,proto=piskvork,nodes=100000").unwrap();
+        assert!(matches!(
+            e.kind,
+            EngineKind::External {
+                nodes: Some(100_000),
+                ..
+            }
+        ));
         let e = parse_engine("builtin=greedy").unwrap();
         assert_eq!(e.name, "greedy");
         assert_eq!(e.kind, EngineKind::Builtin(Builtin::Greedy));
@@ -254,6 +276,10 @@ mod tests {
             "cmd=ply,proto=uci2",
             "cmd=ply,builtin=random",
             "builtin=random,option.Hash=1",
+            "builtin=random,nodes=100",
+            "cmd=ply,nodes=0",
+            "cmd=ply,nodes=-5",
+            "cmd=ply,nodes=1e6",
             "cmd=ply,proto=ugi,colour=red",
             "name=x",
             "cmd='ply",

@@ -14,14 +14,17 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 pub struct UgiPlayer {
     argv: Vec<String>,
     options: Vec<(String, String)>,
+    /// Its own node budget in a `--nodes` match.
+    nodes: Option<u64>,
     process: Option<Process>,
 }
 
 impl UgiPlayer {
-    pub fn new(argv: Vec<String>, options: Vec<(String, String)>) -> UgiPlayer {
+    pub fn new(argv: Vec<String>, options: Vec<(String, String)>, nodes: Option<u64>) -> UgiPlayer {
         UgiPlayer {
             argv,
             options,
+            nodes,
             process: None,
         }
     }
@@ -65,9 +68,11 @@ impl UgiPlayer {
     }
 }
 
-pub fn go_command(turn: &Turn) -> String {
+/// The `go` command under `tc` (the match's limit as this engine plays
+/// it).
+pub fn go_command(turn: &Turn, tc: TimeControl) -> String {
     let c = turn.clocks;
-    match c.tc {
+    match tc {
         TimeControl::Clock { .. } => format!(
             "go p1time {} p2time {} p1inc {} p2inc {}",
             c.left[0].as_millis(),
@@ -112,7 +117,7 @@ impl Player for UgiPlayer {
             return Err(Fault::Crash("the engine is not running".into()));
         }
         self.send(&position_command(turn))?;
-        let go = go_command(turn);
+        let go = go_command(turn, turn.clocks.tc.for_engine(self.nodes));
         let started = Instant::now();
         self.send(&go)?;
         let deadline = started + wait;
