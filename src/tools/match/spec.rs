@@ -54,13 +54,15 @@ fn is_key(field: &str) -> bool {
 
 /// Parses `cmd=PATH [ARGS],proto=ugi|piskvork[,name=NAME][,nodes=N][,option.K=V]`
 /// or `builtin=random|greedy|mcts[,name=NAME]`. A comma inside the command is
-/// kept when what follows it is not a known key.
+/// kept when what follows it is not a known key; after any other field it
+/// starts a field of its own, so that a key this version does not know is
+/// refused rather than read into a name or a protocol.
 pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
     let bad = |why: String| format!("--engine '{text}': {why}");
     let mut fields: Vec<String> = Vec::new();
     for part in text.split(',') {
         match fields.last_mut() {
-            Some(last) if !is_key(part) => {
+            Some(last) if last.trim_start().starts_with("cmd=") && !is_key(part) => {
                 last.push(',');
                 last.push_str(part);
             }
@@ -281,6 +283,9 @@ mod tests {
             "cmd=ply,nodes=-5",
             "cmd=ply,nodes=1e6",
             "cmd=ply,proto=ugi,colour=red",
+            "cmd=ply,name=x,colour=red",
+            "cmd=ply,proto=piskvork,name=rapfi,node=100",
+            "cmd=ply,name=x,",
             "name=x",
             "cmd='ply",
         ] {
