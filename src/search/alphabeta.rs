@@ -83,7 +83,14 @@ const RAZOR_MAX_DEPTH: i32 = 4;
 // where the evaluation is above beta by 60 per ply, -0.7 +- 4.1; Rapfi's
 // tighter move count (8 sqrt(d) - 4 at every depth) -1.8 +- 4.2; pruning
 // moves that make not even an open two for either side at depth <= 4
-// +3.1 +- 3.3 and -2.0 +- 3.7, at <= 6 -1.1 +- 3.9.
+// +3.1 +- 3.3 and -2.0 +- 3.7, at <= 6 -1.1 +- 3.9. At 250 000 against
+// 100 000: a ply more reduction for each 300 (hundredths of a logit) a
+// quiet move's ordering value lies below the node's best, at most two,
+// -1.8 +- 4.2; a ply more at expected cut nodes (Stockfish's cut-node
+// flag), -1.1 +- 4.0; extensions while ply < 1.5 or < 3 times the
+// iteration's depth instead of 2, -8.9 +- 5.2 and -10.1 +- 5.1 (stopped
+// after about 140 games); a looser move count (20 sqrt(d) - 12),
+// -12.9 +- 5.1 (likewise).
 
 /// Plies a late quiet move loses (before the principal variation's
 /// bonus): growing with the depth left and with the move's place in the

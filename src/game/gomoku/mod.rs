@@ -1040,6 +1040,10 @@ impl Game for Gomoku {
     /// three (answered, or it becomes an open four): the threats a
     /// continuous-threat win is made of, followed a ply deeper so that
     /// the search sees such wins, and their defences, before its horizon.
+    /// The threes matter: extending only fours scored 30.5% against
+    /// Rapfi 0.43.02 (classical) where this scores 38.5%, both at 250 000
+    /// nodes a move (226 games paired by opening and colour, -8.0 +- 3.7
+    /// points).
     fn forcing_move(&self, mv: u16) -> bool {
         let me = (color_of(self.side) - 1) as usize;
         let threat = self.info[me][mv as usize].threat;
