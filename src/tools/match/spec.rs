@@ -42,14 +42,13 @@ pub struct EngineSpec {
 
 const KEYS: &[&str] = &["cmd", "proto", "name", "builtin", "nodes"];
 
+/// The key of a `KEY=VALUE` field, trimmed.
+fn key_of(field: &str) -> Option<&str> {
+    field.split_once('=').map(|(k, _)| k.trim())
+}
+
 fn is_key(field: &str) -> bool {
-    match field.split_once('=') {
-        Some((k, _)) => {
-            let k = k.trim();
-            KEYS.contains(&k) || k.starts_with("option.")
-        }
-        None => false,
-    }
+    key_of(field).is_some_and(|k| KEYS.contains(&k) || k.starts_with("option."))
 }
 
 /// Parses `cmd=PATH [ARGS],proto=ugi|piskvork[,name=NAME][,nodes=N][,option.K=V]`
@@ -62,7 +61,7 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
     let mut fields: Vec<String> = Vec::new();
     for part in text.split(',') {
         match fields.last_mut() {
-            Some(last) if last.trim_start().starts_with("cmd=") && !is_key(part) => {
+            Some(last) if key_of(last) == Some("cmd") && !is_key(part) => {
                 last.push(',');
                 last.push_str(part);
             }
@@ -257,6 +256,11 @@ mod tests {
         );
         // A comma that does not start a key stays in the command.
         let e = parse_engine("cmd=ply --size 15,15,proto=piskvork").unwrap();
+        assert!(
+            matches!(e.kind, EngineKind::External { ref argv, proto: Proto::Piskvork, .. }
+            if argv[2] == "15,15")
+        );
+        let e = parse_engine(" cmd = ply --size 15,15 , proto=piskvork").unwrap();
         assert!(
             matches!(e.kind, EngineKind::External { ref argv, proto: Proto::Piskvork, .. }
             if argv[2] == "15,15")
