@@ -20,7 +20,7 @@ struct Cli {
     /// Board size for games that have one: N (square) or WxH.
     #[arg(long, global = true, value_parser = parse_size)]
     size: Option<(usize, usize)>,
-    /// Rule variant (gomoku: freestyle, standard, renju, caro).
+    /// Rule variant (gomoku: freestyle, standard, renju, caro, caro-overline).
     #[arg(long, global = true)]
     rule: Option<String>,
     /// Transposition table size in MB (default 16).

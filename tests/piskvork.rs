@@ -427,7 +427,8 @@ fn self_play_ends_legally_in_every_rule() {
         (Rule::Freestyle, 0),
         (Rule::Standard, 1),
         (Rule::Renju, 4),
-        (Rule::Caro, 8),
+        (Rule::Caro, 9),
+        (Rule::CaroOverline, 8),
     ] {
         let outcome = self_play(rule, mask, 10).expect("a result");
         if let Outcome::Win(p) = outcome {

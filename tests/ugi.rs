@@ -22,7 +22,7 @@ fn handshake_lists_identity_and_options() {
         "option name Threads type spin default 1 min 1 max 256",
         "option name Ponder type check default false",
         "option name Game type combo default gomoku var gomoku var connect4 var tictactoe",
-        "option name Rule type combo default freestyle var freestyle var standard var renju var caro",
+        "option name Rule type combo default freestyle var freestyle var standard var renju var caro var caro-overline",
         "option name BoardSize type spin default 15 min 4 max 32",
         "option name BookFile type string default <empty>",
         "option name UseTT type check default true",

@@ -12,7 +12,7 @@
 //! all of these lose.
 
 use super::patterns::Threat;
-use super::rules::{EMPTY, Rule};
+use super::rules::EMPTY;
 use super::threats::{FOURS, Vcf, makes_four};
 use super::{CellSet, Gomoku, bits, color_of};
 use crate::game::Game;
@@ -31,7 +31,7 @@ impl Gomoku {
     pub(super) fn vcf_defences(&mut self, effort: u64, out: &mut Vec<u16>) -> bool {
         let me = color_of(self.side);
         let them = 3 - me;
-        if self.rule == Rule::Caro
+        if self.rule.is_caro()
             || self.stones < 4
             || !self.has_four_cells(them)
             || self.threats(them, Threat::Five)

@@ -252,7 +252,8 @@ impl PatternTable {
     }
 
     pub fn for_rule(rule: Rule) -> &'static PatternTable {
-        static TABLES: [OnceLock<PatternTable>; 4] = [const { OnceLock::new() }; 4];
+        static TABLES: [OnceLock<PatternTable>; Rule::ALL.len()] =
+            [const { OnceLock::new() }; Rule::ALL.len()];
         let index = Rule::ALL.iter().position(|&r| r == rule).unwrap_or(0);
         TABLES[index].get_or_init(|| PatternTable::build(rule))
     }

@@ -69,6 +69,7 @@ fn overline_wins_in_freestyle_only() {
         (Rule::Standard, false),
         (Rule::Renju, false),
         (Rule::Caro, false),
+        (Rule::CaroOverline, true),
     ] {
         let pos = diagram(rule, &rows, Player::P1);
         if rule == Rule::Renju {
@@ -184,6 +185,46 @@ fn renju_five_wins_even_with_a_forbidden_shape() {
     let pos = diagram(Rule::Renju, &rows, Player::P1);
     assert!(!pos.is_forbidden(pos.index(5, 5)));
     assert_eq!(play_at(pos, 5, 5), Some(Outcome::Win(Player::P1)));
+}
+
+#[test]
+fn caro_with_overlines_lets_a_blocked_overline_win_but_not_a_blocked_five() {
+    // Piskvork's rule 8: the five's blocking rule holds, and a line of six
+    // or more wins whatever is at its ends.
+    let six = ["", "", "", "", "", "oxx.xxxo", "", "o", "o"];
+    let overline = diagram(Rule::CaroOverline, &six, Player::P1);
+    assert_eq!(play_at(overline, 5, 3), Some(Outcome::Win(Player::P1)));
+    let exact = diagram(Rule::Caro, &six, Player::P1);
+    assert_eq!(play_at(exact, 5, 3), None, "rule 9: no overline wins");
+    let blocked = diagram(
+        Rule::CaroOverline,
+        &["", "", "", "", "", "oxxxx.o", "", "o", "o"],
+        Player::P1,
+    );
+    assert_eq!(play_at(blocked, 5, 5), None, "o xxxxx o is no win");
+    // The pattern tables agree: the overline point is a five-point.
+    let overline = diagram(Rule::CaroOverline, &six, Player::P1);
+    assert_eq!(overline.threats(BLACK, Threat::Five), 1);
+    let exact = diagram(Rule::Caro, &six, Player::P1);
+    assert_eq!(exact.threats(BLACK, Threat::Five), 0);
+}
+
+#[test]
+fn gomocup_rule_masks_read_as_piskvork_reads_them() {
+    for (mask, rule) in [
+        (0, Rule::Freestyle),
+        (1, Rule::Standard),
+        (2, Rule::Freestyle),
+        (4, Rule::Renju),
+        (8, Rule::CaroOverline),
+        (9, Rule::Caro),
+    ] {
+        assert_eq!(Rule::from_gomocup(mask), Some(rule), "{mask}");
+    }
+    for rule in Rule::ALL {
+        assert_eq!(Rule::from_gomocup(rule.gomocup_mask()), Some(rule));
+    }
+    assert_eq!(Rule::from_gomocup(16), None);
 }
 
 #[test]
@@ -698,7 +739,12 @@ fn double_three(rule: Rule) -> Gomoku {
 
 #[test]
 fn vct_double_three_in_every_rule_but_renju() {
-    for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro] {
+    for rule in [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Caro,
+        Rule::CaroOverline,
+    ] {
         let pos = double_three(rule);
         let vct::Vct::Win(mv, plies) = vct_of(&pos) else {
             panic!("{rule}: no VCT found");
@@ -900,7 +946,7 @@ fn renju_vct_that_needs_a_forbidden_point_does_not_count() {
 
 #[test]
 fn every_short_vct_found_in_random_games_holds() {
-    random_game_positions(23, 4, 30, 5, |pos| match pos.clone().vct(2_000) {
+    random_game_positions(23, 6, 30, 5, |pos| match pos.clone().vct(2_000) {
         vct::Vct::Win(_, plies) if plies <= 5 => {
             assert!(threat_win_holds(pos, plies), "{}", pos.to_fen());
             true
@@ -1325,7 +1371,7 @@ fn the_defence_against_fours_holds_in_random_games() {
     // out is rare: in at most one position to defend in ten.
     let (mut met, mut missing) = (0, 0);
     random_game_positions(23, 10, 40, 0, |pos| {
-        if pos.rule() == Rule::Caro {
+        if pos.rule().is_caro() {
             assert!(!pos.vcf_defences(10_000, &mut Vec::new()));
             return false;
         }

@@ -12,7 +12,7 @@
 //! move, only counter-fours and the cells on the threatening lines matter.
 
 use super::patterns::{Pattern, Threat, slot};
-use super::rules::{EMPTY, Rule};
+use super::rules::EMPTY;
 use super::{Gomoku, MAX_CELLS, color_of};
 use crate::game::Game;
 
@@ -354,7 +354,7 @@ impl Gomoku {
                 return true;
             }
             // Outside caro, taking the only five-point surely stops it.
-            let escaped = if n == 1 && pos.rule != Rule::Caro {
+            let escaped = if n == 1 && !pos.rule.is_caro() {
                 true
             } else {
                 pos.make_move(j as u16);
@@ -376,7 +376,7 @@ impl Gomoku {
                 return None;
             }
         }
-        if self.rule == Rule::Caro {
+        if self.rule.is_caro() {
             for dir in self.dirs {
                 for k in (-5..=5isize).filter(|&k| k != 0) {
                     let j = (i as isize + k * dir) as usize;
@@ -455,7 +455,7 @@ impl Gomoku {
         // once a white stone breaks one of their lines (the re-read does
         // not see that), and a caro open four may still be stopped at a
         // five's far end: those keep the wide set.
-        if self.rule.has_forbidden(them) || self.rule == Rule::Caro {
+        if self.rule.has_forbidden(them) || self.rule.is_caro() {
             return true;
         }
         let t_idx = (them - 1) as usize;

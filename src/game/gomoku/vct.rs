@@ -23,7 +23,7 @@
 //! under a limit at least as long as the one it was found under.
 
 use super::patterns::Threat;
-use super::rules::{EMPTY, Rule};
+use super::rules::EMPTY;
 use super::threats::Vcf;
 use super::{Gomoku, color_of};
 use crate::game::{Game, Outcome};
@@ -318,7 +318,7 @@ impl Gomoku {
     fn five_escapes(&mut self, points: &[u16], defender: u8, out: &mut Vec<u16>) {
         let attacker = 3 - defender;
         let mut candidates: Vec<u16> = points.to_vec();
-        if self.rule == Rule::Caro {
+        if self.rule.is_caro() {
             for &p in points {
                 for dir in self.dirs {
                     for k in (-5..=5isize).filter(|&k| k != 0) {

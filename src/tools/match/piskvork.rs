@@ -280,6 +280,8 @@ mod tests {
             vec![(2, 2, true), (1, 3, false)]
         );
         assert_eq!(rule_mask(Some("renju")), 4);
+        assert_eq!(rule_mask(Some("caro")), 9);
+        assert_eq!(rule_mask(Some("caro-overline")), 8);
         assert_eq!(rule_mask(None), 0);
     }
 }
