@@ -61,10 +61,6 @@ pub const MAX_SIZE: usize = 32;
 /// The side of the default (15x15) board.
 pub const DEFAULT_SIZE: usize = 15;
 const PAD: usize = 5;
-/// Caro's threat search takes about this many times the other rules'
-/// time per unit of effort, so its efforts are divided by it (at 1 s a
-/// move, undivided, the root's threat search took 0.8-0.9 s of the move).
-const CARO_THREAT_COST: u64 = 4;
 const MAX_STRIDE: usize = MAX_SIZE + 2 * PAD;
 /// Cells of the padded board array at the largest size.
 pub const MAX_CELLS: usize = MAX_STRIDE * MAX_STRIDE;
@@ -790,6 +786,11 @@ fn word_bits(w: usize, word: u64) -> impl Iterator<Item = usize> {
         })
     })
 }
+
+/// Caro's VCT takes about this many times the other rules' time per unit
+/// of effort, so its efforts are divided by it (at 1 s a move, undivided,
+/// the root's threat search took 0.8-0.9 s of the move).
+const CARO_THREAT_COST: u64 = 4;
 
 impl Game for Gomoku {
     /// A cell index of the padded board.
