@@ -103,9 +103,10 @@ const RAZOR_MAX_DEPTH: i32 = 4;
 // -2.5 +- 6.5, or only when the side's move before was a three or a four,
 // +0.0 +- 6.7; less pruning (late-move pruning to depth 5, futility to 3,
 // razoring to 2), -3.1 +- 6.5. Twice the nodes (2 000 000 against
-// 400 000) scores the same 41.2% (+0.0 +- 6.0): at this budget more
-// search does not help, so what loses these games lies elsewhere (the
-// evaluation, or moves that no depth here finds).
+// 400 000) scores the same 41.2% (+0.0 +- 6.0), while twice Rapfi's
+// (1 000 000 against 800 000) drops Ply to 23.1% (-18.1 +- 6.6): at this
+// budget more search does not help Ply, so what loses these games lies
+// elsewhere (the evaluation, or moves that no depth here finds).
 
 /// Plies a late quiet move loses (before the principal variation's
 /// bonus): growing with the depth left and with the move's place in the
