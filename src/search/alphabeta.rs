@@ -92,8 +92,8 @@ const RAZOR_MAX_DEPTH: i32 = 4;
 // after about 140 games); a looser move count (20 sqrt(d) - 12),
 // -12.9 +- 5.1 (likewise). At 1 000 000 against 400 000 (the ratio of
 // the two engines' nodes at 1 s a move, where this build scores 41.2%;
-// 80 games, the first 40 openings with both colours), each within noise
-// but one: the table's value as a better static estimate for pruning
+// 80 games, the first 40 openings with both colours), all within noise
+// but the narrower futility margin, which is worse: the table's value as a better static estimate for pruning
 // (Rapfi's), -3.1 +- 6.4; one ply less futility margin while the static
 // evaluation improves on two plies before, -1.9 +- 6.7; a null-move
 // reduction of 3.67 + 0.135 d (Rapfi's shape), +0.6 +- 5.9; a futility
